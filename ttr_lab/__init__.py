@@ -1,0 +1,1 @@
+"""ttr_lab: an unofficial Jupyter-first kit for Ticket to Ride."""

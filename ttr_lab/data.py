@@ -1,0 +1,424 @@
+"""Maps as data: load and validate a map file into frozen objects.
+
+A map file is human-readable JSON (one entry per line) that a teacher can copy
+and edit to make a classroom map.  The shipped maps live in the project's
+top-level ``maps/`` folder and are packaged as ``ttr_lab.maps``.
+
+File format (``"format": "ttr_lab.map", "version": 1``)::
+
+    {"format": "ttr_lab.map", "version": 1, "id": "usa", "name": "...",
+     "cities":  [{"name": "Atlanta", "lat": 33.75, "lon": -84.39}, ...],
+     "routes":  [{"id": 1, "a": "Atlanta", "b": "Charleston", "length": 2,
+                  "color": "gray", "kind": "train", "locomotives": 0,
+                  "double_of": null}, ...],
+     "tickets": [{"id": 1, "a": "Boston", "b": "Miami", "points": 12,
+                  "deck": "base"}, ...],
+     "tours":   [{"id": 58, "cities": ["A", "B", "C"], "points_in_order": 9,
+                  "points_any_order": 6, "points_failed": -15,
+                  "deck": "world_tour"}]}
+
+Cities may carry ``"harbor": true`` and ``"waypoint": true`` (Rails & Sails).
+Routes may carry ``"paired": true`` (Rails & Sails rough terrain).  Route
+kinds are ``train``, ``tunnel``, ``ferry`` and ``ship``; colours are
+``red orange yellow green blue pink white black gray``.
+
+Examples
+--------
+>>> from ttr_lab.data import load_map
+>>> usa = load_map("usa")
+>>> len(usa.cities), len(usa.routes)
+(36, 100)
+>>> usa.route(1)
+Route(id=1, a='Atlanta', b='Charleston', length=2, color='gray', kind='train', locomotives=0, double_of=None, paired=False)
+>>> len(usa.deck("base"))
+30
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import MapDataError
+
+__all__ = [
+    "COLORS",
+    "ROUTE_KINDS",
+    "City",
+    "Route",
+    "Ticket",
+    "Map",
+    "load_map",
+    "map_from_dict",
+    "available_maps",
+]
+
+COLORS = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray")
+ROUTE_KINDS = ("train", "tunnel", "ferry", "ship")
+MAX_ROUTE_LENGTH = 9
+
+
+@dataclass(frozen=True)
+class City:
+    """A city (or a waypoint) with its real-world coordinates."""
+
+    name: str
+    lat: float
+    lon: float
+    harbor: bool = False
+    waypoint: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    """A route between two cities.  A double route is two Route objects."""
+
+    id: int
+    a: str
+    b: str
+    length: int
+    color: str
+    kind: str = "train"
+    locomotives: int = 0
+    double_of: int | None = None
+    paired: bool = False
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    @property
+    def is_ship(self) -> bool:
+        return self.kind == "ship"
+
+    def label(self) -> str:
+        """``"Atlanta-Charleston"``: the two ends joined by a dash."""
+        return f"{self.a}-{self.b}"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A destination ticket (two cities) or a tour ticket (three or more).
+
+    ``points`` is the value when completed (in order, for tours); a two-city
+    ticket that fails costs ``points``.  Tours carry ``points_any_order`` and
+    ``points_failed`` (negative).
+    """
+
+    id: int
+    cities: tuple[str, ...]
+    points: int
+    deck: str
+    points_any_order: int | None = None
+    points_failed: int | None = None
+
+    @property
+    def is_tour(self) -> bool:
+        return len(self.cities) > 2
+
+    @property
+    def a(self) -> str:
+        return self.cities[0]
+
+    @property
+    def b(self) -> str:
+        return self.cities[-1]
+
+    @property
+    def penalty(self) -> int:
+        """Points lost when the ticket is not completed (a positive number)."""
+        return -self.points_failed if self.points_failed is not None else self.points
+
+    def label(self) -> str:
+        return "-".join(self.cities)
+
+
+@dataclass(frozen=True)
+class Map:
+    """A whole map: cities, routes and tickets, validated."""
+
+    id: str
+    name: str
+    cities: tuple[City, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    source: str = "<dict>"
+    _city: Mapping[str, City] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _route: Mapping[int, Route] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _ticket: Mapping[int, Ticket] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_city", {c.name: c for c in self.cities})
+        object.__setattr__(self, "_route", {r.id: r for r in self.routes})
+        object.__setattr__(self, "_ticket", {t.id: t for t in self.tickets})
+
+    def city(self, name: str) -> City:
+        return self._city[name]
+
+    def route(self, route_id: int) -> Route:
+        return self._route[route_id]
+
+    def ticket(self, ticket_id: int) -> Ticket:
+        return self._ticket[ticket_id]
+
+    def has_city(self, name: str) -> bool:
+        return name in self._city
+
+    def has_route(self, route_id: int) -> bool:
+        return route_id in self._route
+
+    def has_ticket(self, ticket_id: int) -> bool:
+        return ticket_id in self._ticket
+
+    def deck(self, name: str) -> tuple[Ticket, ...]:
+        """The tickets of one deck, in file order."""
+        return tuple(t for t in self.tickets if t.deck == name)
+
+    @property
+    def decks(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.deck for t in self.tickets))
+
+    def routes_between(self, a: str, b: str) -> tuple[Route, ...]:
+        return tuple(r for r in self.routes if {r.a, r.b} == {a, b})
+
+    def find_route(self, text: str) -> Route:
+        """Find a route by id (``"57"``) or by ends (``"Seattle-Portland"``).
+
+        Ends may be given in either order; for a double route the lower id
+        comes first, and ``"Seattle-Portland/2"`` picks the second.
+        """
+        text = text.strip()
+        if text.isdigit() and int(text) in self._route:
+            return self._route[int(text)]
+        base, _, nth = text.partition("/")
+        for sep in ("-", "–"):
+            parts = base.split(sep)
+            for i in range(1, len(parts)):
+                a, b = sep.join(parts[:i]).strip(), sep.join(parts[i:]).strip()
+                found = self.routes_between(a, b)
+                if found:
+                    k = int(nth) - 1 if nth.isdigit() else 0
+                    if 0 <= k < len(found):
+                        return found[k]
+        raise KeyError(f"no route {text!r} on map {self.id}")
+
+
+def _fail(source: str, entry: str, problem: str) -> MapDataError:
+    return MapDataError(source, entry, problem)
+
+
+_CITY_FIELDS = {"name": str, "lat": (int, float), "lon": (int, float)}
+_CITY_OPTIONAL = {"harbor": bool, "waypoint": bool}
+_ROUTE_FIELDS = {"id": int, "a": str, "b": str, "length": int, "color": str, "kind": str}
+_ROUTE_OPTIONAL = {"locomotives": int, "double_of": (int, type(None)), "paired": bool}
+_TICKET_FIELDS = {"id": int, "a": str, "b": str, "points": int, "deck": str}
+_TOUR_FIELDS = {
+    "id": int,
+    "cities": list,
+    "points_in_order": int,
+    "points_any_order": int,
+    "points_failed": int,
+    "deck": str,
+}
+
+
+def _check_fields(
+    source: str, entry: str, obj: Any, required: dict, optional: dict | None = None
+) -> None:
+    if not isinstance(obj, dict):
+        raise _fail(source, entry, f"expected an object, got {type(obj).__name__}")
+    optional = optional or {}
+    for key, typ in required.items():
+        if key not in obj:
+            raise _fail(source, entry, f"missing field {key!r}")
+        if not _is(obj[key], typ):
+            raise _fail(source, entry, f"field {key!r} has wrong type: {obj[key]!r}")
+    for key, value in obj.items():
+        if key in required:
+            continue
+        if key not in optional:
+            raise _fail(source, entry, f"unknown field {key!r}")
+        if not _is(value, optional[key]):
+            raise _fail(source, entry, f"field {key!r} has wrong type: {value!r}")
+
+
+def _is(value: Any, typ: Any) -> bool:
+    if isinstance(value, bool) and typ in (int, (int, float), (int, type(None))):
+        return False
+    return isinstance(value, typ)
+
+
+def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
+    """Validate a decoded map file and build a :class:`Map`.
+
+    Raises :class:`~ttr_lab.errors.MapDataError` naming ``source``, the entry
+    and the problem.
+
+    >>> map_from_dict({"format": "ttr_lab.map", "version": 1, "id": "x", "name": "x",
+    ...     "cities": [{"name": "A", "lat": 0, "lon": 0}],
+    ...     "routes": [{"id": 1, "a": "A", "b": "B", "length": 1, "color": "red",
+    ...                 "kind": "train"}], "tickets": []}, "x.json")
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.MapDataError: x.json: route 1 (A-B): unknown city 'B'
+    """
+    _check_fields(
+        source,
+        "header",
+        data,
+        {"format": str, "version": int, "id": str, "name": str, "cities": list, "routes": list, "tickets": list},
+        {"about": str, "tours": list},
+    )
+    if data["format"] != "ttr_lab.map":
+        raise _fail(source, "header", f"format must be 'ttr_lab.map', not {data['format']!r}")
+    if data["version"] != 1:
+        raise _fail(source, "header", f"unsupported version {data['version']!r} (this ttr_lab reads version 1)")
+
+    cities: list[City] = []
+    names: set[str] = set()
+    for i, c in enumerate(data["cities"]):
+        entry = f"city #{i + 1}" + (f" ({c.get('name')})" if isinstance(c, dict) and "name" in c else "")
+        _check_fields(source, entry, c, _CITY_FIELDS, _CITY_OPTIONAL)
+        if not c["name"].strip():
+            raise _fail(source, entry, "empty name")
+        if c["name"] in names:
+            raise _fail(source, entry, f"duplicate city name {c['name']!r}")
+        if not (-90 <= c["lat"] <= 90) or not (-180 <= c["lon"] <= 180):
+            raise _fail(source, entry, f"coordinates out of range: lat={c['lat']}, lon={c['lon']}")
+        names.add(c["name"])
+        cities.append(
+            City(c["name"], float(c["lat"]), float(c["lon"]), c.get("harbor", False), c.get("waypoint", False))
+        )
+
+    routes: list[Route] = []
+    ids: set[int] = set()
+    for i, r in enumerate(data["routes"]):
+        entry = f"route #{i + 1}"
+        if isinstance(r, dict) and "id" in r:
+            entry = f"route {r['id']}" + (f" ({r.get('a')}-{r.get('b')})" if "a" in r and "b" in r else "")
+        _check_fields(source, entry, r, _ROUTE_FIELDS, _ROUTE_OPTIONAL)
+        if r["id"] in ids:
+            raise _fail(source, entry, f"duplicate route id {r['id']}")
+        ids.add(r["id"])
+        for end in ("a", "b"):
+            if r[end] not in names:
+                raise _fail(source, entry, f"unknown city {r[end]!r}")
+        if r["a"] == r["b"]:
+            raise _fail(source, entry, "a route must join two different cities")
+        if not 1 <= r["length"] <= MAX_ROUTE_LENGTH:
+            raise _fail(source, entry, f"bad length {r['length']} (must be 1..{MAX_ROUTE_LENGTH})")
+        if r["color"] not in COLORS:
+            raise _fail(source, entry, f"bad colour {r['color']!r} (one of {', '.join(COLORS)})")
+        if r["kind"] not in ROUTE_KINDS:
+            raise _fail(source, entry, f"bad kind {r['kind']!r} (one of {', '.join(ROUTE_KINDS)})")
+        locos = r.get("locomotives", 0)
+        if r["kind"] == "ferry":
+            if not 1 <= locos <= r["length"]:
+                raise _fail(source, entry, f"a ferry needs 1..{r['length']} locomotive spaces, not {locos}")
+        elif locos:
+            raise _fail(source, entry, f"only ferries have locomotive spaces (got {locos})")
+        if r.get("paired") and (r["kind"] != "train" or r["color"] != "gray"):
+            raise _fail(source, entry, "a paired route must be a gray train route")
+        routes.append(
+            Route(r["id"], r["a"], r["b"], r["length"], r["color"], r["kind"], locos, r.get("double_of"), r.get("paired", False))
+        )
+    by_id = {r.id: r for r in routes}
+    for r in routes:
+        if r.double_of is None:
+            continue
+        entry = f"route {r.id} ({r.a}-{r.b})"
+        other = by_id.get(r.double_of)
+        if other is None:
+            raise _fail(source, entry, f"double_of names unknown route {r.double_of}")
+        if other.id == r.id or {other.a, other.b} != {r.a, r.b}:
+            raise _fail(source, entry, f"double_of {r.double_of} does not join the same two cities")
+        if other.double_of != r.id:
+            raise _fail(source, entry, f"route {other.id} does not point back with double_of {r.id}")
+
+    tickets: list[Ticket] = []
+    tids: set[int] = set()
+    waypoints = {c.name for c in cities if c.waypoint}
+
+    def check_city(entry: str, name: str) -> None:
+        if name not in names:
+            raise _fail(source, entry, f"unknown city {name!r}")
+        if name in waypoints:
+            raise _fail(source, entry, f"{name!r} is a waypoint; no ticket may name it")
+
+    for i, t in enumerate(data["tickets"]):
+        entry = f"ticket {t['id']}" if isinstance(t, dict) and "id" in t else f"ticket #{i + 1}"
+        _check_fields(source, entry, t, _TICKET_FIELDS)
+        if t["id"] in tids:
+            raise _fail(source, entry, f"duplicate ticket id {t['id']}")
+        tids.add(t["id"])
+        check_city(entry, t["a"])
+        check_city(entry, t["b"])
+        if t["a"] == t["b"]:
+            raise _fail(source, entry, "a ticket must name two different cities")
+        if t["points"] <= 0:
+            raise _fail(source, entry, f"points must be positive, not {t['points']}")
+        tickets.append(Ticket(t["id"], (t["a"], t["b"]), t["points"], t["deck"]))
+    for i, t in enumerate(data.get("tours", [])):
+        entry = f"tour {t['id']}" if isinstance(t, dict) and "id" in t else f"tour #{i + 1}"
+        _check_fields(source, entry, t, _TOUR_FIELDS)
+        if t["id"] in tids:
+            raise _fail(source, entry, f"duplicate ticket id {t['id']}")
+        tids.add(t["id"])
+        if len(t["cities"]) < 3 or len(set(t["cities"])) != len(t["cities"]):
+            raise _fail(source, entry, "a tour names three or more different cities")
+        for name in t["cities"]:
+            if not isinstance(name, str):
+                raise _fail(source, entry, f"city {name!r} is not a string")
+            check_city(entry, name)
+        if not t["points_in_order"] >= t["points_any_order"] > 0 > t["points_failed"]:
+            raise _fail(source, entry, "values must satisfy in_order >= any_order > 0 > failed")
+        tickets.append(
+            Ticket(t["id"], tuple(t["cities"]), t["points_in_order"], t["deck"], t["points_any_order"], t["points_failed"])
+        )
+    return Map(data["id"], data["name"], tuple(cities), tuple(routes), tuple(tickets), source)
+
+
+def available_maps() -> tuple[str, ...]:
+    """Names of the maps shipped with ttr_lab.
+
+    >>> available_maps()
+    ('europe', 'rails_and_sails_great_lakes', 'rails_and_sails_world', 'usa')
+    """
+    root = resources.files("ttr_lab.maps")
+    return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json")))
+
+
+@lru_cache(maxsize=None)
+def _load_shipped(name: str) -> Map:
+    res = resources.files("ttr_lab.maps").joinpath(f"{name}.json")
+    return _parse_text(res.read_text(encoding="utf-8"), f"maps/{name}.json")
+
+
+def _parse_text(text: str, source: str) -> Map:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MapDataError(source, f"line {e.lineno} column {e.colno}", f"invalid JSON: {e.msg}") from e
+    return map_from_dict(data, source)
+
+
+def load_map(name_or_path: str | Path) -> Map:
+    """Load a shipped map by name (``"usa"``) or any map file by path.
+
+    Shipped maps are cached, so loading one twice returns the same object.
+    """
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and "/" not in text and not text.endswith(".json"):
+        if text not in available_maps():
+            raise MapDataError(text, "map", f"no shipped map named {text!r} (have: {', '.join(available_maps())})")
+        return _load_shipped(text)
+    path = Path(name_or_path)
+    try:
+        content = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MapDataError(str(path), "file", f"cannot read: {e.strerror or e}") from e
+    return _parse_text(content, str(path))
