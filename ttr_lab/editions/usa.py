@@ -1,0 +1,103 @@
+"""Ticket to Ride USA (2004) and the USA 1910 variants (RULES.md B1, B2).
+
+The ``variant`` option picks the ticket deck and bonuses:
+
+=============  ===========  =============  ===========  =====================
+variant        deck         setup keep     draw keep    bonuses
+=============  ===========  =============  ===========  =====================
+``"usa"``      30 base      3 / 2          3 / 1        Longest Path 10
+``"1910"``     35 "1910"    3 / 2          3 / 1        Globetrotter 15
+``"mega"``     all 69       5 / 3          4 / 1        both
+``"big_cities"`` 35         4 / 2          4 / 1        none
+=============  ===========  =============  ===========  =====================
+
+Examples
+--------
+>>> from ttr_lab.editions import find_edition
+>>> mega = find_edition("mega")
+>>> len(mega.ticket_deck()), mega.setup_tickets, mega.draw_tickets
+(69, (5, 3), (4, 1))
+>>> find_edition("usa").longest_path_bonus, find_edition("1910").globetrotter_bonus
+(10, 15)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping
+
+from ..cards import USA_COLORS, CardType
+from ..errors import TtrError
+from .base import Edition, register_edition
+
+__all__ = ["USA", "USA_CARD_TYPES"]
+
+USA_CARD_TYPES = tuple(CardType(c, c) for c in USA_COLORS) + (CardType("loco", None, kind="wild"),)
+
+_VARIANTS = {
+    # deck label, setup (deal, keep), draw (k, keep), longest path bonus, globetrotter bonus
+    "usa": ("base", (3, 2), (3, 1), 10, 0),
+    "1910": ("1910", (3, 2), (3, 1), 0, 15),
+    "mega": ("mega", (5, 3), (4, 1), 10, 15),
+    "big_cities": ("big_cities", (4, 2), (4, 1), 0, 0),
+}
+
+
+@register_edition
+class USA(Edition):
+    """Ticket to Ride USA, with the 1910 variants as the ``variant`` option.
+
+    Options: ``variant`` (``"usa"``, ``"1910"``, ``"mega"``, ``"big_cities"``),
+    ``max_consecutive_resets`` (None = unlimited, the published rule; 3 = the
+    Portuguese summary / digital rule, C1), ``first_player`` (seat or
+    ``"random"``, C2), ``deal_row_after_tickets`` (C3),
+    ``allow_single_draw`` (C6), ``tiebreak`` (what breaks a tie after
+    completed tickets when no single Longest Path card holder decides:
+    ``"longest_path"`` compares path lengths, ``"shared"`` shares the win; B2).
+    """
+
+    name: ClassVar[str] = "usa"
+    map_id: ClassVar[str] = "usa"
+    aliases: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "usa_1910": {"variant": "1910"},
+        "1910": {"variant": "1910"},
+        "mega": {"variant": "mega"},
+        "mega_game": {"variant": "mega"},
+        "usa_mega": {"variant": "mega"},
+        "big_cities": {"variant": "big_cities"},
+        "usa_big_cities": {"variant": "big_cities"},
+        "digital": {"max_consecutive_resets": 3},
+    }
+    option_defaults: ClassVar[Mapping[str, Any]] = {
+        **Edition.option_defaults,
+        "variant": "usa",
+        "tiebreak": "longest_path",
+    }
+
+    def _check_options(self, opts: dict[str, Any]) -> None:
+        super()._check_options(opts)
+        if opts["variant"] not in _VARIANTS:
+            raise TtrError(f"unknown USA variant {opts['variant']!r} (known: {', '.join(_VARIANTS)})")
+        if opts["tiebreak"] not in ("longest_path", "shared"):
+            raise TtrError(f"tiebreak must be 'longest_path' or 'shared', not {opts['tiebreak']!r}")
+
+    def _setup_parameters(self) -> None:
+        deck, setup, draw, lp, gt = _VARIANTS[self.options["variant"]]
+        self.card_types = USA_CARD_TYPES
+        self.deck_composition = (tuple((i, 12) for i in range(8)) + ((8, 14),),)
+        self.deck_label = deck
+        self.setup_tickets = setup
+        self.draw_tickets = draw
+        self.longest_path_bonus = lp
+        self.globetrotter_bonus = gt
+
+    @property
+    def title(self) -> str:
+        return {
+            "usa": "Ticket to Ride USA",
+            "1910": "USA 1910",
+            "mega": "USA 1910 Mega Game",
+            "big_cities": "USA 1910 Big Cities",
+        }[self.options["variant"]]
+
+    def ticket_deck(self) -> tuple[int, ...]:
+        return tuple(t.id for t in self.map.deck(self.deck_label))
