@@ -15,7 +15,7 @@ Examples
 >>> len(v.pending_tickets)      # seat 1 is not choosing yet
 0
 >>> sorted(v.to_dict())[:4]
-['current', 'discard_sizes', 'edition', 'final_turns_left']
+['current', 'deck_sizes', 'discard_sizes', 'edition']
 """
 
 from __future__ import annotations

@@ -1,0 +1,220 @@
+"""Bots to play against.  A bot sees only a :class:`~ttr_lab.view.PlayerView`.
+
+* :class:`RandomBot` picks uniformly among the legal moves;
+* :class:`GreedyBot` keeps cheap tickets, follows the shortest available
+  path for each unfinished ticket, claims long routes when it has nothing
+  better to do, and draws tickets once its own are done.
+
+Both are deterministic for a given seed and position.
+
+Examples
+--------
+>>> import ttr_lab
+>>> from ttr_lab.bots import play_game, make_bot
+>>> g = play_game("usa", [make_bot("greedy", seed=1), make_bot("random", seed=2)], seed=5)
+>>> g.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+import networkx as nx
+
+from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .state import GameState, Phase, new_game
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import PlayerView
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS", "play_game"]
+
+
+class Bot(Protocol):
+    """Anything with ``choose(view) -> Move``."""
+
+    def choose(self, view: "PlayerView") -> Move: ...
+
+
+class RandomBot:
+    """Uniformly random among the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: "PlayerView") -> Move:
+        moves = view.legal_moves
+        return moves[self.rng.randrange(len(moves))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """Pursues its tickets along shortest available paths (see module doc)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    # ---- planning on the board as this player sees it
+    def _graph(self, view: "PlayerView") -> nx.Graph:
+        """Cities joined by the cheapest route this player could still use
+        (own routes cost 0)."""
+        me = view.player
+        owners = view.route_owners()
+        m = view.map
+        close = view.num_players < view.edition.double_route_min_players
+        G = nx.Graph()
+        for r in m.routes:
+            o = owners.get(r.id)
+            partner_owner = owners.get(r.double_of) if r.double_of is not None else None
+            if o == me:
+                w = 0
+            elif o is not None or partner_owner == me or (close and partner_owner is not None):
+                continue
+            else:
+                w = r.length
+            old = G.get_edge_data(r.a, r.b)
+            if old is None or w < old["weight"]:
+                G.add_edge(r.a, r.b, weight=w, route=r.id)
+        return G
+
+    def _ticket_cost(self, G: nx.Graph, ticket) -> tuple[float, list[int]]:  # noqa: ANN001
+        try:
+            cities = nx.dijkstra_path(G, ticket.a, ticket.b, weight="weight")
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            return float("inf"), []
+        routes = [G.edges[u, v]["route"] for u, v in zip(cities, cities[1:])]
+        cost = sum(G.edges[u, v]["weight"] for u, v in zip(cities, cities[1:]))
+        return cost, routes
+
+    def _targets(self, view: "PlayerView") -> list[int]:
+        """Routes still to claim on the shortest paths of unfinished tickets."""
+        G = self._graph(view)
+        owners = view.route_owners()
+        want: list[int] = []
+        for t in sorted(view.tickets, key=lambda t: -t.points):
+            cost, routes = self._ticket_cost(G, t)
+            if cost == 0 or cost == float("inf") or cost > view.pieces[view.player]:
+                continue
+            want.extend(r for r in routes if owners.get(r) is None and r not in want)
+        return want
+
+    def choose(self, view: "PlayerView") -> Move:
+        moves = list(view.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        phase = view.phase
+        if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
+            return self._keep(view, moves)
+        targets = self._targets(view)
+        if phase == Phase.SECOND_CARD:
+            return self._draw(view, moves, targets, second=True)
+        return self._turn(view, moves, targets)
+
+    def _keep(self, view: "PlayerView", moves: list[Move]) -> Move:
+        G = self._graph(view)
+        pieces = view.pieces[view.player]
+        scored = []
+        for t in view.pending_tickets:
+            cost, _ = self._ticket_cost(G, t)
+            scored.append((cost / max(t.points, 1), cost, t.id))
+        scored.sort()
+        need = min(len(m.tickets) for m in moves if isinstance(m, KeepTickets))
+        keep = [tid for _, _, tid in scored[:need]]
+        budget = pieces - sum(c for _, c, _ in scored[:need] if c != float("inf"))
+        for ratio, cost, tid in scored[need:]:
+            if cost <= min(6, budget) and ratio <= 1.5:
+                keep.append(tid)
+                budget -= cost
+        choice = KeepTickets(tuple(keep))
+        return choice if choice in moves else moves[0]
+
+    def _turn(self, view: "PlayerView", moves: list[Move], targets: list[int]) -> Move:
+        claims = [m for m in moves if isinstance(m, ClaimRoute)]
+        m = view.map
+        final = view.final_turns_left is not None
+        if claims:
+            wanted = [c for c in claims if c.route in targets]
+            pool = wanted or (claims if final or not targets else [])
+            if not pool and not targets:
+                pool = [c for c in claims if m.route(c.route).length >= 4]
+            if pool:
+                # longest route first, then the payment using fewest wilds
+                return max(pool, key=lambda c: (m.route(c.route).length, -self._wilds(view, c), -c.route))
+        if not targets and not final and view.pieces[view.player] > 12:
+            draw = DrawTickets()
+            if draw in moves:
+                return draw
+        return self._draw(view, moves, targets, second=False)
+
+    def _wilds(self, view: "PlayerView", claim: ClaimRoute) -> int:
+        types = view.edition.card_types
+        index = view.edition.card_index
+        return sum(k for name, k in claim.cards if types[index[name]].wild)
+
+    def _draw(self, view: "PlayerView", moves: list[Move], targets: list[int], *, second: bool) -> Move:
+        m = view.map
+        colors: dict[str, int] = {}
+        for rid in targets:
+            r = m.route(rid)
+            if r.color != "gray":
+                colors[r.color] = colors.get(r.color, 0) + r.length
+        hand = view.hand
+        row = view.row
+        best = None
+        for mv in moves:
+            if isinstance(mv, DrawFaceUp):
+                card = row[mv.slot - 1]
+                need = colors.get(card or "", 0) - hand.get(card or "", 0)
+                if need > 0 and (best is None or need > best[0]):
+                    best = (need, mv)
+        if best:
+            return best[1]
+        blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
+        if blind:
+            return blind[self.rng.randrange(len(blind))]
+        draws = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
+        if draws:
+            return draws[self.rng.randrange(len(draws))]
+        return moves[self.rng.randrange(len(moves))]
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
+
+
+def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
+    """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``)."""
+    try:
+        return BOTS[name.lower()](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+
+
+def play_game(edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options) -> GameState:  # noqa: ANN003
+    """Play a whole game between bots (one per seat) and return the final state.
+
+    The bots see only their own :meth:`~ttr_lab.state.GameState.view`, and
+    every move goes through :meth:`~ttr_lab.state.GameState.play`.
+    """
+    if isinstance(edition, GameState):
+        game = edition
+    else:
+        names = [f"{getattr(b, 'name', 'bot')} {i + 1}" for i, b in enumerate(bots)]
+        game = new_game(edition, names, seed=seed, **options)
+    views = [game.view(p) for p in range(game.num_players)]
+    for _ in range(max_plies):
+        if game.is_over:
+            return game
+        p = game.current_player
+        game.play(bots[p].choose(views[p]))
+    raise RuntimeError(f"game did not end within {max_plies} plies")
