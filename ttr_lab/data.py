@@ -20,7 +20,11 @@ File format (``"format": "ttr_lab.map", "version": 1``)::
 Cities may carry ``"harbor": true`` and ``"waypoint": true`` (Rails & Sails).
 Routes may carry ``"paired": true`` (Rails & Sails rough terrain).  Route
 kinds are ``train``, ``tunnel``, ``ferry`` and ``ship``; colours are
-``red orange yellow green blue pink white black gray``.
+``red orange yellow green blue pink white black gray``.  A ferry is gray and
+has 1..length locomotive spaces; parallel routes of the same kind of travel
+(land or ship) are a double route marked with ``double_of`` on both.  Every
+field and every validation message is described for teachers in
+``maps/README.md``.
 
 Examples
 --------
@@ -226,6 +230,12 @@ _TOUR_FIELDS = {
 }
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters so a message stays readable."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _check_fields(
     source: str, entry: str, obj: Any, required: dict, optional: dict | None = None
 ) -> None:
@@ -236,14 +246,15 @@ def _check_fields(
         if key not in obj:
             raise _fail(source, entry, f"missing field {key!r}")
         if not _is(obj[key], typ):
-            raise _fail(source, entry, f"field {key!r} has wrong type: {obj[key]!r}")
+            raise _fail(source, entry, f"field {key!r} has wrong type: {_short(obj[key])}")
     for key, value in obj.items():
         if key in required:
             continue
         if key not in optional:
-            raise _fail(source, entry, f"unknown field {key!r}")
+            allowed = ", ".join([*required, *optional])
+            raise _fail(source, entry, f"unknown field {key!r} (allowed: {allowed})")
         if not _is(value, optional[key]):
-            raise _fail(source, entry, f"field {key!r} has wrong type: {value!r}")
+            raise _fail(source, entry, f"field {key!r} has wrong type: {_short(value)}")
 
 
 def _is(value: Any, typ: Any) -> bool:
@@ -289,6 +300,8 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
             raise _fail(source, entry, f"duplicate city name {c['name']!r}")
         if not (-90 <= c["lat"] <= 90) or not (-180 <= c["lon"] <= 180):
             raise _fail(source, entry, f"coordinates out of range: lat={c['lat']}, lon={c['lon']}")
+        if c.get("waypoint") and c.get("harbor"):
+            raise _fail(source, entry, "a waypoint cannot be a harbor city")
         names.add(c["name"])
         cities.append(
             City(c["name"], float(c["lat"]), float(c["lon"]), c.get("harbor", False), c.get("waypoint", False))
@@ -317,6 +330,8 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
             raise _fail(source, entry, f"bad kind {r['kind']!r} (one of {', '.join(ROUTE_KINDS)})")
         locos = r.get("locomotives", 0)
         if r["kind"] == "ferry":
+            if r["color"] != "gray":
+                raise _fail(source, entry, f"a ferry must be gray, not {r['color']!r}")
             if not 1 <= locos <= r["length"]:
                 raise _fail(source, entry, f"a ferry needs 1..{r['length']} locomotive spaces, not {locos}")
         elif locos:
@@ -334,10 +349,33 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
         other = by_id.get(r.double_of)
         if other is None:
             raise _fail(source, entry, f"double_of names unknown route {r.double_of}")
-        if other.id == r.id or {other.a, other.b} != {r.a, r.b}:
+        if other.id == r.id:
+            raise _fail(source, entry, "double_of points to the route itself")
+        if {other.a, other.b} != {r.a, r.b}:
             raise _fail(source, entry, f"double_of {r.double_of} does not join the same two cities")
+        if other.is_ship != r.is_ship:
+            raise _fail(
+                source, entry, f"double_of {r.double_of}: a train route and a ship route are never a double route"
+            )
         if other.double_of != r.id:
             raise _fail(source, entry, f"route {other.id} does not point back with double_of {r.id}")
+    parallel: dict[tuple[frozenset[str], bool], list[Route]] = {}
+    for r in routes:
+        parallel.setdefault((frozenset(r.ends), r.is_ship), []).append(r)
+    for group in parallel.values():
+        if len(group) < 2:
+            continue
+        first, second = group[0], group[1]
+        entry = f"route {second.id} ({second.a}-{second.b})"
+        if len(group) > 2:
+            ids_text = ", ".join(str(r.id) for r in group)
+            raise _fail(source, entry, f"routes {ids_text} join the same two cities; a map has at most a double route")
+        if second.double_of is None:
+            raise _fail(
+                source,
+                entry,
+                f"joins the same two cities as route {first.id}; mark a double route with double_of on both",
+            )
 
     tickets: list[Ticket] = []
     tids: set[int] = set()
@@ -368,11 +406,12 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
         if t["id"] in tids:
             raise _fail(source, entry, f"duplicate ticket id {t['id']}")
         tids.add(t["id"])
+        for name in t["cities"]:
+            if not isinstance(name, str):
+                raise _fail(source, entry, f"city {_short(name)} is not a string")
         if len(t["cities"]) < 3 or len(set(t["cities"])) != len(t["cities"]):
             raise _fail(source, entry, "a tour names three or more different cities")
         for name in t["cities"]:
-            if not isinstance(name, str):
-                raise _fail(source, entry, f"city {name!r} is not a string")
             check_city(entry, name)
         if not t["points_in_order"] >= t["points_any_order"] > 0 > t["points_failed"]:
             raise _fail(source, entry, "values must satisfy in_order >= any_order > 0 > failed")
@@ -418,7 +457,15 @@ def load_map(name_or_path: str | Path) -> Map:
         return _load_shipped(text)
     path = Path(name_or_path)
     try:
-        content = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as e:
         raise MapDataError(str(path), "file", f"cannot read: {e.strerror or e}") from e
+    try:
+        # "utf-8-sig" also accepts the byte-order mark some editors write.
+        content = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise MapDataError(
+            str(path), f"line {line}", f"not UTF-8 text (byte {e.start}); save the file as UTF-8"
+        ) from e
     return _parse_text(content, str(path))

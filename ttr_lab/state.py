@@ -543,10 +543,10 @@ class GameState:
         partner = ed.route_partner[ri]
         if partner >= 0:
             po = self._owners[partner]
-            if po == p:
-                return (R_CLAIM, "no player may own both routes of a double route")
             if po >= 0 and self.n < ed.double_route_min_players:
                 return (R_CLAIM, f"with {self.n} players only one route of a double route is used, and the other is claimed")
+            if po == p:
+                return (R_CLAIM, "no player may own both routes of a double route")
         if self._pieces_for_route(p, ri) < ed.route_length[ri]:
             return (R_CLAIM, f"not enough pieces: route needs {ed.route_length[ri]}, player has {self._pieces_for_route(p, ri)}")
         return None

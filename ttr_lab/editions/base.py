@@ -15,7 +15,7 @@ Examples
 >>> find_edition("usa", colour="red")
 Traceback (most recent call last):
 ...
-ttr_lab.errors.TtrError: unknown option 'colour' for edition 'usa' (known: allow_single_draw, deal_row_after_tickets, first_player, max_consecutive_resets, tiebreak, variant)
+ttr_lab.errors.TtrError: unknown option 'colour' for edition 'usa' (known: allow_single_draw, deal_row_after_tickets, first_player, map, max_consecutive_resets, tiebreak, variant)
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ class Edition:
         "first_player": 0,
         "deal_row_after_tickets": False,
         "allow_single_draw": False,
+        "map": None,
     }
 
     # --- parameters every edition sets (instance attributes after __init__) ---
@@ -121,7 +122,7 @@ class Edition:
         opts = {**self.option_defaults, **options}
         self.options: Mapping[str, Any] = MappingProxyType(opts)
         self._check_options(opts)
-        self.map: Map = load_map(self.map_id)
+        self.map: Map = load_map(opts["map"] or self.map_id)
         self._setup_parameters()
         self._index()
 
@@ -133,6 +134,8 @@ class Edition:
         fp = opts["first_player"]
         if fp != "random" and (not isinstance(fp, int) or isinstance(fp, bool) or fp < 0):
             raise TtrError(f"first_player must be a seat index or 'random', not {fp!r}")
+        if opts["map"] is not None and not isinstance(opts["map"], str):
+            raise TtrError(f"map must be a shipped map name or a file path, not {opts['map']!r}")
         for flag in ("deal_row_after_tickets", "allow_single_draw"):
             if not isinstance(opts[flag], bool):
                 raise TtrError(f"{flag} must be True or False, not {opts[flag]!r}")

@@ -50,7 +50,8 @@ class USA(Edition):
     ``max_consecutive_resets`` (None = unlimited, the published rule; 3 = the
     Portuguese summary / digital rule, C1), ``first_player`` (seat or
     ``"random"``, C2), ``deal_row_after_tickets`` (C3),
-    ``allow_single_draw`` (C6), ``tiebreak`` (what breaks a tie after
+    ``allow_single_draw`` (C6), ``map`` (a map file path: play these rules
+    on a custom classroom map), ``tiebreak`` (what breaks a tie after
     completed tickets when no single Longest Path card holder decides:
     ``"longest_path"`` compares path lengths, ``"shared"`` shares the win; B2).
     """
@@ -100,4 +101,8 @@ class USA(Edition):
         }[self.options["variant"]]
 
     def ticket_deck(self) -> tuple[int, ...]:
-        return tuple(t.id for t in self.map.deck(self.deck_label))
+        """The variant's deck; a custom map without that deck label uses all
+        its two-city tickets."""
+        if self.deck_label in self.map.decks:
+            return tuple(t.id for t in self.map.deck(self.deck_label))
+        return tuple(t.id for t in self.map.tickets if not t.is_tour)

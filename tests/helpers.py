@@ -1,0 +1,144 @@
+"""Test helpers: arrange a position (stack decks, set hands and owners)
+through the public snapshot API, so every arranged position is checked for
+card, piece, ticket and score conservation by ``GameState.from_dict``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import ttr_lab
+from ttr_lab.state import GameState
+
+
+def past_setup(game: GameState) -> GameState:
+    """Keep the first legal ticket choice for every player."""
+    while game.phase == ttr_lab.Phase.SETUP_TICKETS:
+        game.play(game.legal_moves[0])
+    return game
+
+
+def new_usa(players: int = 4, seed: int = 1, **options: Any) -> GameState:
+    return past_setup(ttr_lab.new_game("usa", players=players, seed=seed, **options))
+
+
+def arrange(
+    game: GameState,
+    *,
+    row: Iterable[str | None] | None = None,
+    hands: Mapping[int, Mapping[str, int]] | None = None,
+    deck_top: Iterable[str] = (),
+    deck_size: int | None = None,
+    discard: Iterable[str] | None = None,
+    rest: str | int = "deck",
+    current: int | None = None,
+    owners: Mapping[int, int] | None = None,
+    pieces: Mapping[int, int] | None = None,
+    ticket_deck_size: int | None = None,
+    tickets: Mapping[int, Iterable[int]] | None = None,
+) -> GameState:
+    """A copy of ``game`` rearranged; unassigned cards go to ``rest``.
+
+    ``deck_top`` lists cards from the top down.  ``rest`` is "deck" (under
+    ``deck_top``), "discard", or a seat whose hand takes them.  ``owners``
+    maps route ids to seats (pieces and scores follow).  ``pieces`` sets a
+    seat's trains left by moving the difference to... nowhere: it is checked,
+    so it must agree with owners (use it together with ``owners`` or pass
+    ``fix_pieces``).
+    """
+    d = game.to_dict()
+    pool: Counter[str] = Counter()
+    for seq in list(d["decks"].values()) + list(d["discards"].values()) + [d["row"]]:
+        pool.update(c for c in seq if c is not None)
+    for h in d["hands"]:
+        pool.update(h)
+
+    def take(cards: Iterable[str]) -> list[str]:
+        out = []
+        for c in cards:
+            if pool[c] <= 0:
+                raise ValueError(f"no {c} card left to place")
+            pool[c] -= 1
+            out.append(c)
+        return out
+
+    new_row = list(row) if row is not None else d["row"]
+    take(c for c in new_row if c is not None)
+    hands = dict(hands or {})
+    new_hands = []
+    for p, h in enumerate(d["hands"]):
+        h = dict(hands.get(p, h))
+        take(c for c, k in h.items() for _ in range(k))
+        new_hands.append({c: k for c, k in h.items() if k})
+    top = take(deck_top)
+    disc = take(discard) if discard is not None else []
+    leftovers = sorted(pool.elements())
+    below: list[str] = []
+    if deck_size is not None:
+        keep = deck_size - len(top)
+        below, leftovers = leftovers[:keep], leftovers[keep:]
+    if rest == "deck" and deck_size is None:
+        below, leftovers = leftovers, []
+    elif rest in ("deck", "discard"):
+        disc += leftovers
+    else:
+        h = new_hands[int(rest)]
+        for c in leftovers:
+            h[c] = h.get(c, 0) + 1
+    # the deck is stored bottom to top
+    (pile,) = d["decks"]
+    d["decks"][pile] = below + list(reversed(top))
+    d["discards"][pile] = disc
+    d["row"] = new_row
+    d["hands"] = new_hands
+    if current is not None:
+        d["current"] = current
+    if owners is not None:
+        ed = game.edition
+        d["owners"] = {str(r): s for r, s in owners.items()}
+        placed = [0] * game.num_players
+        points = [0] * game.num_players
+        for r, s in owners.items():
+            L = game.map.route(r).length
+            placed[s] += L
+            points[s] += ed.route_points[L]
+        d["pieces"] = [ed.pieces - placed[p] for p in range(game.num_players)]
+        d["scores"] = points
+    if pieces is not None:
+        for p, n in pieces.items():
+            d["pieces"][p] = n
+    if tickets is not None:
+        all_held = {t for p, ts in tickets.items() for t in ts}
+        d["tickets"] = [list(tickets.get(p, [])) for p in range(game.num_players)]
+        universe = list(game.edition.ticket_deck())
+        d["ticket_deck"] = [t for t in universe if t not in all_held]
+    if ticket_deck_size is not None:
+        held = [t for ts in d["tickets"] for t in ts]
+        spare = [t for t in d["ticket_deck"]]
+        d["ticket_deck"] = spare[len(spare) - ticket_deck_size :] if ticket_deck_size else []
+        # tickets taken out of the deck are given to the last seat
+        moved = spare[: len(spare) - ticket_deck_size]
+        d["tickets"][-1] = d["tickets"][-1] + moved
+        assert len(held) + len(spare) == len(held) + len(moved) + len(d["ticket_deck"])
+    return GameState.from_dict(json.loads(json.dumps(d)))
+
+
+def write_map(path: Path, cities: Iterable[str], routes: Iterable[tuple], tickets: Iterable[tuple] = ()) -> str:
+    """Write a small classroom map; routes are (id, a, b, length, color),
+    tickets (id, a, b, points).  Returns the path as a string."""
+    cities = list(cities)
+    data = {
+        "format": "ttr_lab.map",
+        "version": 1,
+        "id": "classroom",
+        "name": "Classroom map",
+        "cities": [{"name": c, "lat": 40 + i, "lon": -100 + 2 * i} for i, c in enumerate(cities)],
+        "routes": [
+            {"id": rid, "a": a, "b": b, "length": L, "color": col, "kind": "train"} for rid, a, b, L, col in routes
+        ],
+        "tickets": [{"id": tid, "a": a, "b": b, "points": pts, "deck": "base"} for tid, a, b, pts in tickets],
+    }
+    path.write_text(json.dumps(data, indent=1))
+    return str(path)

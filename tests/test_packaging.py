@@ -1,0 +1,176 @@
+"""Packaging: the wheel carries the maps, and ``ttr_lab.data`` stays light.
+
+The slow tests build a wheel from a copy of the project, install it into a
+fresh virtual environment (no ``--system-site-packages``, not editable) and
+load every shipped map from a directory outside the project.  They skip with
+a reason when the wheel cannot be built (for example when pip cannot reach
+PyPI to fetch the build backend).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MAPS = ("europe", "rails_and_sails_great_lakes", "rails_and_sails_world", "usa")
+HEAVY = ("plotly", "ipywidgets", "IPython", "anywidget", "jupyterlab")
+# Words in pip's output that mean "no network / no index", not a broken project.
+OFFLINE_HINTS = (
+    "Could not find a version that satisfies",
+    "No matching distribution found",
+    "Failed to establish a new connection",
+    "Temporary failure in name resolution",
+    "Network is unreachable",
+    "NewConnectionError",
+    "ProxyError",
+    "ConnectTimeout",
+    "ReadTimeout",
+    "SSLError",
+)
+
+
+def clean_env() -> dict[str, str]:
+    """The environment minus anything that would leak this project into a subprocess."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV"))}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def run(cmd: list, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+def offline(proc: subprocess.CompletedProcess) -> bool:
+    out = proc.stdout + proc.stderr
+    return any(hint in out for hint in OFFLINE_HINTS)
+
+
+def tail(proc: subprocess.CompletedProcess, n: int = 25) -> str:
+    return "\n".join((proc.stdout + proc.stderr).splitlines()[-n:])
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """Build the wheel from a copy of the tree, so the shared tree gets no build/ or egg-info writes."""
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", ".pytest_cache", ".hypothesis",
+            "test-artifacts", ".ipynb_checkpoints",
+        ),
+    )
+    out = base / "dist"
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", out, "."]
+    proc = run(cmd, cwd=src)
+    if proc.returncode != 0 and offline(proc):
+        # No index to fetch the build backend from: try the backend already installed here.
+        proc = run([*cmd, "--no-build-isolation"], cwd=src)
+        if proc.returncode != 0:
+            pytest.skip(f"pip wheel cannot run here (offline?):\n{tail(proc)}")
+    if proc.returncode != 0 and "No module named pip" in proc.stderr:
+        pytest.skip("pip is not available in this interpreter")
+    assert proc.returncode == 0, f"pip wheel failed:\n{tail(proc, 60)}"
+    wheels = list(out.glob("ttr_lab-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """A fresh venv (no system site-packages) with the wheel and its dependencies; returns its python."""
+    env_dir = tmp_path_factory.mktemp("venv") / "env"
+    venv.EnvBuilder(with_pip=True, system_site_packages=False, clear=True).create(env_dir)
+    python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    work = tmp_path_factory.mktemp("outside")
+    # Not editable, and pip resolves the declared dependencies (networkx) from PyPI.
+    proc = run([python, "-m", "pip", "install", "--no-cache-dir", wheel], cwd=work)
+    if proc.returncode != 0 and offline(proc):
+        pytest.skip(f"cannot install the wheel's dependencies (PyPI unreachable?):\n{tail(proc)}")
+    assert proc.returncode == 0, f"pip install of the wheel failed:\n{tail(proc, 60)}"
+    return python
+
+
+@pytest.mark.slow
+def test_wheel_contains_the_maps(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for m in MAPS:
+        assert f"ttr_lab/maps/{m}.json" in names
+    assert "ttr_lab/maps/__init__.py" in names
+    assert "ttr_lab/data.py" in names and "ttr_lab/errors.py" in names
+    # the top-level maps/ folder is packaged as ttr_lab.maps, not as a package named "maps"
+    assert not any(n.startswith("maps/") for n in names)
+    assert not any(n.startswith("tests/") for n in names)
+
+
+@pytest.mark.slow
+def test_installed_wheel_loads_every_map_outside_the_project(installed, tmp_path):
+    python = installed
+    code = (
+        "import ttr_lab, ttr_lab.data as d\n"
+        "from ttr_lab.data import load_map, available_maps\n"
+        "maps = [load_map(m) for m in available_maps()]\n"
+        "print(ttr_lab.__file__)\n"
+        "print(','.join(available_maps()))\n"
+        "print(','.join(f'{m.id}:{len(m.cities)}:{len(m.routes)}:{len(m.tickets)}' for m in maps))\n"
+    )
+    proc = run([python, "-c", code], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    location, names, sizes = proc.stdout.split("\n")[:3]
+    location = Path(location).resolve()
+    assert ROOT not in location.parents, f"imported the source tree, not the wheel: {location}"
+    assert python.parent.parent.resolve() in location.parents
+    assert names.split(",") == list(MAPS)
+    assert sizes.split(",") == [
+        "europe:47:101:46",
+        "rails_and_sails_great_lakes:37:110:55",
+        "rails_and_sails_world:48:130:65",
+        "usa:36:100:169",
+    ]
+
+
+@pytest.mark.slow
+def test_installed_wheel_pulls_networkx(installed, tmp_path):
+    python = installed
+    proc = run([python, "-c", "import networkx; print(networkx.__version__)"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout.split(".")[0]) >= 3
+
+
+@pytest.mark.slow
+def test_installed_data_module_is_light(installed, tmp_path):
+    python = installed
+    code = "import sys, ttr_lab.data; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (HEAVY,)
+    proc = run([python, "-c", code], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_importing_data_does_not_import_notebook_libraries(tmp_path):
+    """In the development venv, where plotly and ipywidgets *are* installed."""
+    code = (
+        "import sys\n"
+        "import ttr_lab.data\n"
+        "from ttr_lab.data import load_map, available_maps\n"
+        "[load_map(m) for m in available_maps()]\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))\n" % (HEAVY,)
+    )
+    env = clean_env()
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", f"ttr_lab.data pulled in notebook libraries: {proc.stdout}"
