@@ -1,0 +1,284 @@
+"""Invariants of the game state over random seeded games (hypothesis), the
+legal-move view, undo, copies, views and errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ttr_lab
+from ttr_lab import ClaimRoute, DrawBlind, DrawFaceUp, IllegalMoveError, KeepTickets, Phase
+from ttr_lab.records import Record, dumps
+from ttr_lab.scoring import route_points
+
+from .helpers import arrange, new_usa
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_game(seed: int, players: int, plies: int | None = None, **options) -> ttr_lab.GameState:
+    g = ttr_lab.new_game("usa", players=players, seed=seed, **options)
+    rng = random.Random(seed)
+    while not g.is_over and (plies is None or g.ply < plies):
+        lm = g.legal_moves
+        g.push(lm[rng.randrange(len(lm))])
+    return g
+
+
+def snapshot(g: ttr_lab.GameState) -> dict:
+    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves")}
+
+
+def card_total(g: ttr_lab.GameState) -> int:
+    d = g.to_dict()
+    n = sum(len(v) for v in d["decks"].values()) + sum(len(v) for v in d["discards"].values())
+    n += sum(1 for c in d["row"] if c is not None)
+    return n + sum(sum(h.values()) for h in d["hands"])
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_random_game_conserves_everything_and_terminates(seed, players):
+    g = ttr_lab.new_game("usa", players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if g.is_over:
+            break
+        assert card_total(g) == 110
+        for p in range(players):
+            placed = sum(g.map.route(r).length for r in g.routes_of(p))
+            assert g.pieces(p) + placed == 45
+            assert g.score(p) == route_points(g, p)
+        assert g.problems() == []
+        lm = g.legal_moves
+        g.push(lm[rng.randrange(len(lm))])
+    assert g.is_over, "a random game always terminates"
+    assert g.problems() == []
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 250))
+def test_every_legal_move_push_pop_restores_the_exact_state(seed, players, plies):
+    g = random_game(seed, players, plies)
+    before = snapshot(g)
+    text = dumps(g.to_dict())
+    moves = list(g.legal_moves)
+    assert moves == sorted(moves), "legal moves are sorted"
+    assert len(moves) == g.legal_moves.count() == len(set(moves))
+    for m in moves:
+        assert g.why_illegal(m) is None
+        g.push(m)
+        g.pop()
+        assert snapshot(g) == before
+    assert dumps(g.to_dict()) == text
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 300))
+def test_position_json_round_trip_is_identical(seed, players, plies):
+    g = random_game(seed, players, plies)
+    text = dumps(g.to_dict())
+    again = ttr_lab.GameState.from_dict(json.loads(text))
+    assert dumps(again.to_dict()) == text
+    assert snapshot(again) == snapshot(g)
+    # the restored position plays on exactly like the original
+    rng1, rng2 = random.Random(1), random.Random(1)
+    for _ in range(30):
+        if g.is_over:
+            break
+        m1 = g.legal_moves[rng1.randrange(len(g.legal_moves))]
+        m2 = again.legal_moves[rng2.randrange(len(again.legal_moves))]
+        assert m1 == m2
+        g.push(m1)
+        again.push(m2)
+    assert snapshot(again) == snapshot(g)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_replay_is_deterministic_and_undo_goes_all_the_way_back(seed, players):
+    g = random_game(seed, players)
+    rec = Record.from_state(g)
+    replayed = rec.replay()
+    assert dumps(replayed.to_dict()) == dumps(g.to_dict())
+    assert Record.loads(rec.dumps()).dumps() == rec.dumps()
+    start = ttr_lab.new_game("usa", players=players, seed=seed)
+    while g.move_stack:
+        g.pop()
+    assert snapshot(g) == snapshot(start)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), plies=st.integers(8, 250), data=st.data())
+def test_illegal_moves_raise_and_change_nothing(seed, plies, data):
+    g = random_game(seed, 3, plies)
+    if g.is_over:
+        return
+    before = snapshot(g)
+    route = data.draw(st.sampled_from([r.id for r in g.map.routes]))
+    color = data.draw(st.sampled_from(["red", "blue", "green", "loco", "pink"]))
+    n = data.draw(st.integers(1, 7))
+    move = data.draw(st.sampled_from([
+        ClaimRoute(route, ((color, n),)), DrawFaceUp(data.draw(st.integers(1, 7))), DrawBlind(),
+        KeepTickets((data.draw(st.integers(1, 200)),)), ttr_lab.Pass(), ttr_lab.StopDrawing(),
+    ]))
+    legal = move in list(g.legal_moves)
+    assert (g.why_illegal(move) is None) == legal
+    assert (move in g.legal_moves) == legal
+    if not legal:
+        with pytest.raises(IllegalMoveError) as err:
+            g.play(move)
+        assert err.value.rule and err.value.reason
+        assert snapshot(g) == before
+
+
+def test_legal_move_indexing_matches_iteration():
+    g = random_game(11, 4, 120)
+    moves = list(g.legal_moves)
+    assert [g.legal_moves[i] for i in range(len(moves))] == moves
+    assert g.legal_moves[-1] == moves[-1]
+    with pytest.raises(IndexError):
+        g.legal_moves[len(moves)]
+
+
+# golden legal-move counts (perft-style): change only with a rules change
+GOLDEN = [
+    (1, 4, 0, 4),  # setup: keep 2 or 3 of 3
+    (1, 4, 4, 43),  # first turn: 5 face-up + blind + 36 claims + tickets
+    (7, 2, 40, 7),
+    (7, 2, 41, 4),
+    (123, 5, 150, 6),
+    (99, 3, 200, 10),
+]
+
+
+@pytest.mark.parametrize("seed, players, plies, count", GOLDEN)
+def test_golden_legal_move_counts(seed, players, plies, count):
+    g = random_game(seed, players, plies)
+    assert g.legal_moves.count() == count
+
+
+def test_golden_game_replays_to_a_fixed_result():
+    g = random_game(2024, 4)
+    assert g.ply == GOLDEN_GAME[0]
+    assert g.outcome().scores == GOLDEN_GAME[1]
+
+
+GOLDEN_GAME = (295, (-18, -16, 35, -103))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), plies=st.integers(4, 300))
+def test_generated_claims_equal_a_brute_force_enumeration(seed, plies):
+    """Every (route, card multiset of the right size) checked by why_illegal
+    gives exactly the claims that move generation lists."""
+    from itertools import combinations_with_replacement
+
+    g = random_game(seed, 4, plies)
+    if g.phase != Phase.TURN:
+        return
+    hand = g.hand(g.current_player)
+    names = sorted(hand)
+    brute = set()
+    for r in g.map.routes:
+        for combo in combinations_with_replacement(names, r.length):
+            cards = tuple(sorted((n, combo.count(n)) for n in set(combo)))
+            m = ClaimRoute(r.id, cards)
+            if g.why_illegal(m) is None:
+                brute.add(m)
+    generated = {m for m in g.legal_moves if isinstance(m, ClaimRoute)}
+    assert generated == brute
+
+
+def test_copy_is_independent_and_can_undo():
+    g = random_game(5, 3, 60)
+    c = g.copy()
+    c.push(c.legal_moves[0])
+    assert g.ply == 60 and c.ply == 1  # a copy without its stack starts a fresh history
+    c2 = g.copy(stack=True)
+    while c2.move_stack:
+        c2.pop()
+    assert g.ply == 60 and c2.phase == Phase.SETUP_TICKETS
+    assert snapshot(c2) == snapshot(ttr_lab.new_game("usa", players=3, seed=5))
+
+
+def test_view_hides_other_hands_and_deck_order():
+    g = random_game(3, 3, 30)
+    v = g.view(1)
+    d = v.to_dict()
+    assert d["hand"] == g.hand(1)
+    assert "decks" not in d and "ticket_deck" not in d
+    assert d["hand_sizes"] == [g.hand_size(p) for p in range(3)]
+    assert not hasattr(v, "_decks")
+    assert (v.legal_moves == ()) == (g.current_player != 1)
+
+
+def test_pop_on_empty_stack_and_game_over_errors():
+    g = ttr_lab.new_game("usa", players=2, seed=1)
+    with pytest.raises(IndexError, match="empty move stack"):
+        g.pop()
+    done = random_game(8, 2)
+    assert done.is_over and done.legal_moves.count() == 0
+    with pytest.raises(IllegalMoveError, match=r"the game is over \(rule A6\)"):
+        done.play(DrawBlind())
+
+
+def test_bad_construction_arguments():
+    with pytest.raises(ttr_lab.TtrError, match="2-5 players, not 6"):
+        ttr_lab.new_game("usa", players=6)
+    with pytest.raises(ttr_lab.TtrError, match="unknown edition 'monopoly'"):
+        ttr_lab.new_game("monopoly")
+    with pytest.raises(ttr_lab.TtrError, match="unknown option 'reset_cap'"):
+        ttr_lab.new_game("usa", reset_cap=3)
+    with pytest.raises(ttr_lab.TtrError, match="seed must be an int"):
+        ttr_lab.new_game("usa", seed="x")
+    with pytest.raises(ttr_lab.TtrError, match="first_player 3 is not a seat"):
+        ttr_lab.new_game("usa", players=2, first_player=3)
+
+
+def test_first_player_option():
+    g = ttr_lab.new_game("usa", players=3, seed=1, first_player=2)
+    assert g.current_player == 2
+    while g.phase == Phase.SETUP_TICKETS:
+        g.play(g.legal_moves[0])
+    assert g.current_player == 2
+    r = ttr_lab.new_game("usa", players=5, seed=9, first_player="random")
+    assert r.current_player == ttr_lab.new_game("usa", players=5, seed=9, first_player="random").current_player
+
+
+def test_deal_row_after_tickets_option():
+    g = ttr_lab.new_game("usa", players=2, seed=1, deal_row_after_tickets=True)
+    assert g.row == (None,) * 5
+    while g.phase == Phase.SETUP_TICKETS:
+        g.play(g.legal_moves[0])
+    assert None not in g.row
+
+
+def test_allow_single_draw_option_c6():
+    g = arrange(new_usa(allow_single_draw=True), row=["red", "blue", "green", "yellow", "black"], current=0)
+    g.play(DrawFaceUp(1))
+    assert ttr_lab.StopDrawing() in g.legal_moves
+    g.play(ttr_lab.StopDrawing())
+    assert g.current_player == 1
+    h = arrange(new_usa(), row=["red", "blue", "green", "yellow", "black"], current=0)
+    h.play(DrawFaceUp(1))
+    with pytest.raises(IllegalMoveError, match="second card is mandatory"):
+        h.play(ttr_lab.StopDrawing())
+
+
+def test_player_with_no_legal_action_passes_and_a_full_round_of_passes_ends_the_game():
+    g = new_usa(players=2)
+    # everything gone: no cards to draw, no tickets, empty hands
+    g = arrange(g, row=[None] * 5, deck_size=0, rest="discard", hands={0: {}, 1: {}}, current=0, ticket_deck_size=0)
+    g = arrange(g, discard=[], deck_size=0, rest=1, hands={0: {}, 1: {}}, current=0)
+    assert g.hand_size(1) > 0
+    # seat 1 holds every card; seat 0 can do nothing
+    assert list(g.legal_moves) == [ttr_lab.Pass()]
+    g.play(ttr_lab.Pass())
+    assert g.current_player == 1 and not g.is_over
+    with pytest.raises(IllegalMoveError, match="only when no action is legal"):
+        g.play(ttr_lab.Pass())
