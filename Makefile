@@ -1,0 +1,44 @@
+# ttr_lab: the two entry points of the README.
+#   make lab   set up .venv and open JupyterLab on the first notebook
+#   make test  set up .venv (and Chromium where possible) and run every test
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+NB     := notebooks/01-learn-the-rules.ipynb
+
+.PHONY: lab test setup setup-test browser bench clean
+
+$(VENV)/.lab-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[lab]"
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@ $(VENV)/.lab-installed
+
+setup: $(VENV)/.lab-installed
+setup-test: $(VENV)/.test-installed
+
+lab: setup
+	$(VENV)/bin/jupyter lab $(NB)
+
+# Debian's Chromium for the real-browser test (never `playwright install`).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium not installed: the browser tests will be skipped"; fi; }
+
+test: setup-test browser
+	$(PY) -m pytest -p no:cacheprovider -q tests ttr_lab \
+	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
+
+bench: setup
+	$(PY) benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache
