@@ -30,7 +30,8 @@ def random_game(seed: int, players: int, plies: int | None = None, **options) ->
 
 
 def snapshot(g: ttr_lab.GameState) -> dict:
-    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves")}
+    shared = g.edition._state_tables  # per-edition lookup tables, not position
+    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves") and k not in shared}
 
 
 def card_total(g: ttr_lab.GameState) -> int:

@@ -63,7 +63,8 @@ def find_edition(name: str | "Edition", **options: Any) -> "Edition":
     cls_name, preset = _ALIASES[key]
     merged = {**preset, **options}
     try:
-        cache_key = (cls_name, tuple(sorted((k, repr(v)) for k, v in merged.items())))
+        full = {**EDITIONS[cls_name].option_defaults, **merged}
+        cache_key = (cls_name, tuple(sorted((k, repr(v)) for k, v in full.items())))
     except TypeError:  # pragma: no cover - unorderable option names
         return EDITIONS[cls_name](**merged)
     ed = _CACHE.get(cache_key)

@@ -1,0 +1,163 @@
+"""Engine benchmarks: prints figures, asserts nothing.
+
+    python benchmarks/bench_engine.py            # all figures
+    python benchmarks/bench_engine.py --games 300
+
+Figures (targets from the project's issue tracker, for one core):
+
+* random 4-player USA games per second, every decision a uniformly random
+  choice among all legal moves through the public API (target >= 150);
+* legal-move listing time on mid-game positions;
+* push + pop time;
+* exact longest-path time on dense 45-car networks (target < 1 ms mean);
+* memory held by a finished game with its whole undo history (target < 10 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ttr_lab  # noqa: E402
+from ttr_lab.analysis.trails import longest_trail_edges  # noqa: E402
+
+
+def pin_one_core() -> str:
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return "pinned to one core"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
+def random_game(edition: str, players: int, seed: int, rng: random.Random, *, validate: bool = False) -> ttr_lab.GameState:
+    g = ttr_lab.new_game(edition, players=players, seed=seed)
+    apply = g.play if validate else g.push
+    while not g.is_over:
+        moves = g.legal_moves
+        apply(moves[rng.randrange(len(moves))])
+    return g
+
+
+def bench_random_games(edition: str, games: int, players: int = 4, *, validate: bool = False) -> tuple[float, float]:
+    rng = random.Random(12345)
+    plies = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        plies += random_game(edition, players, seed, rng, validate=validate).ply
+    dt = time.perf_counter() - t0
+    return games / dt, plies / games
+
+
+def mid_game_positions(count: int = 200) -> list[ttr_lab.GameState]:
+    rng = random.Random(7)
+    out = []
+    seed = 0
+    while len(out) < count:
+        g = ttr_lab.new_game("usa", players=4, seed=seed)
+        seed += 1
+        stop = rng.randrange(20, 250)
+        while not g.is_over and g.ply < stop:
+            m = g.legal_moves
+            g.push(m[rng.randrange(len(m))])
+        if not g.is_over:
+            out.append(g.copy())
+    return out
+
+
+def bench_legal_listing(positions: list[ttr_lab.GameState]) -> tuple[float, float]:
+    counts = []
+    t0 = time.perf_counter()
+    for g in positions:
+        g._legal = None  # force a fresh listing
+        counts.append(len(list(g.legal_moves)))
+    dt = time.perf_counter() - t0
+    return dt / len(positions) * 1e6, statistics.mean(counts)
+
+
+def bench_push_pop(positions: list[ttr_lab.GameState]) -> float:
+    pairs = []
+    for g in positions:
+        moves = list(g.legal_moves)
+        pairs.extend((g, m) for m in moves[:: max(1, len(moves) // 10)])
+    t0 = time.perf_counter()
+    for g, m in pairs:
+        g.push(m)
+        g.pop()
+    return (time.perf_counter() - t0) / len(pairs) * 1e6
+
+
+def dense_networks(count: int = 300, cars: int = 45) -> list[list[tuple[int, str, str, int]]]:
+    """Connected-ish random 45-car networks on the USA map."""
+    m = ttr_lab.load_map("usa")
+    rng = random.Random(3)
+    nets = []
+    for _ in range(count):
+        start = rng.choice(m.routes)
+        chosen = [start]
+        used = start.length
+        cities = {start.a, start.b}
+        while True:
+            options = [r for r in m.routes if r not in chosen and (r.a in cities or r.b in cities) and used + r.length <= cars]
+            if not options:
+                break
+            r = rng.choice(options)
+            chosen.append(r)
+            used += r.length
+            cities |= {r.a, r.b}
+        nets.append([(r.id, r.a, r.b, r.length) for r in chosen])
+    return nets
+
+
+def bench_longest_path(nets: list) -> tuple[float, float, float]:
+    times = []
+    for edges in nets:
+        t0 = time.perf_counter()
+        longest_trail_edges(edges)
+        times.append(time.perf_counter() - t0)
+    return statistics.mean(times) * 1e3, max(times) * 1e3, statistics.mean(len(e) for e in nets)
+
+
+def bench_memory() -> tuple[float, int]:
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    g = random_game("usa", 4, 99, random.Random(99))
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert g.is_over
+    return (after - before) / 1e6, g.ply
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=300)
+    args = ap.parse_args()
+    print(f"ttr_lab {ttr_lab.__version__}, Python {sys.version.split()[0]}, {pin_one_core()}")
+    random_game("usa", 4, 0, random.Random(0))  # warm up the per-edition tables
+    gps, plies = bench_random_games("usa", args.games)
+    print(f"random 4-player USA games (push):   {gps:8.1f} games/s  ({plies:.0f} plies/game; target >= 150)")
+    gps, _ = bench_random_games("usa", max(20, args.games // 3), validate=True)
+    print(f"random 4-player USA games (play):   {gps:8.1f} games/s  (every move validated)")
+    positions = mid_game_positions()
+    us, n = bench_legal_listing(positions)
+    print(f"legal-move listing, mid-game:       {us:8.1f} us      ({n:.0f} moves on average, fully listed)")
+    print(f"push + pop:                         {bench_push_pop(positions):8.2f} us")
+    mean, worst, edges = bench_longest_path(dense_networks())
+    print(f"longest path, 45-car networks:      {mean:8.3f} ms mean, {worst:.3f} ms max ({edges:.1f} routes; target < 1 ms)")
+    mb, plies = bench_memory()
+    print(f"finished game with full history:    {mb:8.2f} MB      ({plies} plies; target < 10 MB)")
+
+
+if __name__ == "__main__":
+    main()
