@@ -49,13 +49,16 @@ class CardType:
         return self.color is None
 
 
-def basic_payment_count(*, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int) -> int:
+def basic_payment_count(
+    *, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int, min_wilds: int = 0
+) -> int:
     """How many distinct payments exist for a plain route (RULES A4).
 
     ``color`` is the index (into ``counts``) of the route's colour, or ``None``
     for a gray route; ``counts`` are the player's non-wild cards by colour;
     ``wilds`` the player's wild cards.  Payments differ by the colour used and
-    the number of wilds; an all-wild payment counts once.
+    the number of wilds; an all-wild payment counts once.  ``min_wilds`` is a
+    ferry's number of locomotive spaces (RULES B3).
 
     >>> basic_payment_count(color=0, length=3, counts=[2, 5], wilds=2)  # 2 red + 1 wild, 1 red + 2 wilds
     2
@@ -65,19 +68,19 @@ def basic_payment_count(*, color: int | None, length: int, counts: list[int] | t
     if color is None:
         for c in counts:
             if c:
-                lo = length - c if c < length else 0
+                lo = max(length - c if c < length else 0, min_wilds)
                 if top >= lo:
                     n += top - lo + 1
         return n
     c = counts[color]
-    lo = length - c if c < length else 0
+    lo = max(length - c if c < length else 0, min_wilds)
     if top >= lo:
         n += top - lo + 1
     return n
 
 
 def basic_payment_options(
-    *, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int
+    *, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int, min_wilds: int = 0
 ) -> list[tuple[int | None, int, int]]:
     """The payments counted by :func:`basic_payment_count`.
 
@@ -95,7 +98,7 @@ def basic_payment_options(
         c = counts[ci]
         if not c:
             continue
-        lo = length - c if c < length else 0
+        lo = max(length - c if c < length else 0, min_wilds)
         for k in range(lo, top + 1):
             out.append((ci, length - k, k))
     return out

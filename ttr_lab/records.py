@@ -245,6 +245,8 @@ def position_problems(state: "GameState") -> list[str]:
     for h in state._hands:
         for c, k in enumerate(h):
             counts[c] += k
+    for c in state._cards_elsewhere():
+        counts[c] += 1
     want = [0] * n
     for pile in ed.deck_composition:
         for c, k in pile:

@@ -141,6 +141,13 @@ class GameState:
     **options : edition options when ``edition`` is a name
     """
 
+    def __new__(cls, edition: Edition | str = "usa", *args: Any, **kwargs: Any) -> "GameState":
+        """``GameState("europe", ...)`` builds the edition's own state class."""
+        if cls is GameState:
+            opts = {k: v for k, v in kwargs.items() if k != "seed"}
+            cls = find_edition(edition, **opts).state_class or GameState
+        return object.__new__(cls)
+
     def __init__(self, edition: Edition | str = "usa", players: int | list[str] | tuple[str, ...] = 4, *, seed: int = 0, **options: Any) -> None:
         ed = find_edition(edition, **options)
         if isinstance(players, int):
@@ -211,17 +218,22 @@ class GameState:
         self._route_order = tuple(sorted(range(len(ed.routes)), key=lambda i: ed.routes[i].id))
         if list(self._route_order) != list(range(len(ed.routes))):
             raise TtrError(f"map {ed.map.source}: routes must be listed in increasing id order")
-        classes: dict[tuple[int | None, int], list[int]] = {}
+        classes: dict[tuple[int | None, int, int], list[int]] = {}
         for i, r in enumerate(ed.routes):
-            classes.setdefault((self._route_color[i], r.length), []).append(i)
+            classes.setdefault((self._route_color[i], r.length, r.locomotives), []).append(i)
         # shortest first, so the scan can stop at the first length out of reach
         self._route_classes = tuple(
-            (color, L, tuple(members)) for (color, L), members in sorted(classes.items(), key=lambda kv: (kv[0][1], kv[0][0] is None, kv[0][0] or 0))
+            (color, L, m, tuple(members))
+            for (color, L, m), members in sorted(classes.items(), key=lambda kv: (kv[0][1], kv[0][0] is None, kv[0][0] or 0, kv[0][2]))
         )
-        self._faceup = tuple(DrawFaceUp(s + 1) for s in range(ed.row_size))
+        self._faceup = tuple(self._faceup_moves(s + 1) for s in range(ed.row_size))
         single = len(ed.pile_names) == 1
         self._blind = tuple(DrawBlind(None if single else name) for name in ed.pile_names)
         self._pile_by_name = {None: 0} if single else {name: i for i, name in enumerate(ed.pile_names)}
+
+    def _faceup_moves(self, slot: int) -> tuple[Move, ...]:
+        """The moves that take face-up ``slot`` (editions with a refill choice have several)."""
+        return (DrawFaceUp(slot),)
 
     # ------------------------------------------------------------------ setup
     def _rng(self) -> random.Random:
@@ -246,17 +258,18 @@ class GameState:
         tickets = list(ed.ticket_deck())
         self._rng().shuffle(tickets)
         self._tdeck = tuple(tickets)
-        self._setup_extra()
-        deal = []
-        k = ed.setup_tickets[0]
-        for p in range(self.n):
-            deal.append(self._tdeck[-1 : -k - 1 : -1])
-            self._tdeck = self._tdeck[:-k]
-        self._setup_deal = tuple(deal)
+        self._setup_deal = self._deal_setup_tickets()
         self._pending = self._setup_deal[self._cur]
 
-    def _setup_extra(self) -> None:
-        """Hook for editions with more setup (Europe long tickets, ...)."""
+    def _deal_setup_tickets(self) -> tuple[tuple[int, ...], ...]:
+        """Deal each player's initial tickets from the top of the ticket deck
+        (hook: Europe adds a long ticket)."""
+        deal = []
+        k = self.edition.setup_tickets[0]
+        for _ in range(self.n):
+            deal.append(self._tdeck[-1 : -k - 1 : -1])
+            self._tdeck = self._tdeck[:-k]
+        return tuple(deal)
 
     # ------------------------------------------------------------------ cards
     def _take(self, pile: int) -> int:
@@ -510,13 +523,13 @@ class GameState:
         return out
 
     def _first_picks(self) -> list[Move]:
-        moves: list[Move] = [self._faceup[i] for i, c in enumerate(self._row) if c >= 0]
+        moves: list[Move] = [m for i, c in enumerate(self._row) if c >= 0 for m in self._faceup[i]]
         moves.extend(self._blind[p] for p in range(len(self._decks)) if self._pile_has_cards(p))
         return moves
 
     def _second_picks(self) -> list[Move]:
         wild = self._wild
-        moves: list[Move] = [self._faceup[i] for i, c in enumerate(self._row) if c >= 0 and not wild[c]]
+        moves: list[Move] = [m for i, c in enumerate(self._row) if c >= 0 and not wild[c] for m in self._faceup[i]]
         moves.extend(self._blind[p] for p in range(len(self._decks)) if self._pile_has_cards(p))
         return moves
 
@@ -574,17 +587,19 @@ class GameState:
         close_doubles = self.n < ed.double_route_min_players
         found = []
         build = self._claim_options
-        for color, L, members in self._route_classes:
+        for color, L, m, members in self._route_classes:
             if L > limit:
                 break
             if color is None:
-                n = basic_payment_count(color=None, length=L, counts=counts, wilds=wilds)
+                n = basic_payment_count(color=None, length=L, counts=counts, wilds=wilds, min_wilds=m)
             else:
                 c = counts[color]
                 if c + wilds < L:
                     continue
                 top = wilds if wilds < L else L - 1
                 lo = L - c if c < L else 0
+                if lo < m:
+                    lo = m
                 n = (1 if wilds >= L else 0) + (top - lo + 1 if top >= lo else 0)
             if not n:
                 continue
@@ -609,7 +624,9 @@ class GameState:
         label = ed.route_labels[ri]
         out = []
         wname = names[wild_idx].name
-        for color, k, w in basic_payment_options(color=self._route_color[ri], length=route.length, counts=hand[:wild_idx], wilds=hand[wild_idx]):
+        for color, k, w in basic_payment_options(
+            color=self._route_color[ri], length=route.length, counts=hand[:wild_idx], wilds=hand[wild_idx], min_wilds=route.locomotives
+        ):
             cards = []
             if color is not None:
                 cards.append((names[color].name, k))
@@ -766,6 +783,9 @@ class GameState:
         want = self._route_color[ri]
         if colors and want is not None and colors != {want}:
             return (R_CLAIM, f"a {route.color} route takes {route.color} cards (and wilds), not {self.card_name(colors.pop())}")
+        wilds = sum(k for c, k in cards if self._wild[c])
+        if wilds < route.locomotives:
+            return ("B3", f"this ferry needs at least {route.locomotives} locomotives, not {wilds}")
         return None
 
     _checks: dict[type, Callable[["GameState", Any], tuple[str, str] | None]] = {
@@ -1012,6 +1032,10 @@ class GameState:
             if placed + self._pieces[p] != ed.pieces:
                 out.append(f"player {p} has {self._pieces[p]} trains and {placed} placed, expected {ed.pieces} in all")
         return out
+
+    def _cards_elsewhere(self) -> list[int]:
+        """Cards outside decks, discards, row and hands (e.g. a tunnel's reveal)."""
+        return []
 
     def _ticket_extra(self) -> list[int]:
         """Tickets held somewhere besides deck, hands and pending (e.g. the box)."""

@@ -81,6 +81,8 @@ class Edition:
     """
 
     name: ClassVar[str] = ""
+    #: the GameState subclass that plays this edition (None: GameState itself)
+    state_class: ClassVar[type | None] = None
     aliases: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     map_id: ClassVar[str] = ""
     #: option name -> default value
