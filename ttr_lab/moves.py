@@ -311,6 +311,13 @@ class KeepTickets(Move):
     def __post_init__(self) -> None:
         object.__setattr__(self, "tickets", tuple(sorted(self.tickets)))
 
+    @classmethod
+    def from_sorted(cls, tickets: tuple[int, ...]) -> "KeepTickets":
+        """Fast constructor for an already sorted tuple (move generation)."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "tickets", tickets)
+        return move
+
     def _fields(self) -> tuple:
         return (self.tickets,)
 

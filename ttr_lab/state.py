@@ -92,7 +92,7 @@ class LegalMoves:
     def __init__(self, state: "GameState", groups: list[tuple[int, Callable[[Any], list[Move]], Any]]) -> None:
         self._state = state
         self._groups = groups
-        self._total = sum(g[0] for g in groups)
+        self._total = sum([g[0] for g in groups])
 
     def count(self) -> int:
         return self._total
@@ -230,6 +230,9 @@ class GameState:
         single = len(ed.pile_names) == 1
         self._blind = tuple(DrawBlind(None if single else name) for name in ed.pile_names)
         self._pile_by_name = {None: 0} if single else {name: i for i, name in enumerate(ed.pile_names)}
+        # face-up picks by row contents: a derived-data cache shared by all games
+        # of the edition (rows are immutable tuples, the moves immutable values)
+        self._row_cache: dict[tuple[int, ...], tuple[list[Move], list[Move]]] = {}
 
     def _faceup_moves(self, slot: int) -> tuple[Move, ...]:
         """The moves that take face-up ``slot`` (editions with a refill choice have several)."""
@@ -352,11 +355,14 @@ class GameState:
 
     def _check_reset(self) -> None:
         """Three or more wilds in the row: discard the row and deal a new one (A3)."""
+        wilds = self.edition.wild_cards
+        if sum([self._row.count(w) for w in wilds]) < 3:
+            return
         wild = self._wild
         cap = self.edition.options["max_consecutive_resets"]
         done = 0
         need = self.edition.row_size - 2
-        while sum(1 for c in self._row if c >= 0 and wild[c]) >= 3:
+        while sum([self._row.count(w) for w in wilds]) >= 3:
             piles = range(len(self._decks))
             if not any(self._pile_has_cards(p) for p in piles):
                 return
@@ -517,21 +523,37 @@ class GameState:
     def _keep_choices(self) -> list[Move]:
         pend = sorted(self._pending)
         out: list[Move] = []
+        make = KeepTickets.from_sorted
         for k in range(self._keep_min(), len(pend) + 1):
-            out.extend(KeepTickets(c) for c in combinations(pend, k))
+            out.extend([make(c) for c in combinations(pend, k)])
         out.sort()
         return out
 
+    def _row_picks(self) -> tuple[list[Move], list[Move]]:
+        """Face-up picks allowed as a first and as a second card, cached by row
+        (a row is a tuple of card indices, so equal rows share the entry)."""
+        row = self._row
+        picks = self._row_cache.get(row)
+        if picks is None:
+            wild, faceup = self._wild, self._faceup
+            first = [m for i, c in enumerate(row) if c >= 0 for m in faceup[i]]
+            second = [m for i, c in enumerate(row) if c >= 0 and not wild[c] for m in faceup[i]]
+            if len(self._row_cache) > 50_000:  # bound the cache in long sessions
+                self._row_cache.clear()
+            picks = self._row_cache[row] = (first, second)
+        return picks
+
+    def _blind_picks(self) -> list[Move]:
+        decks, discards, blind = self._decks, self._discards, self._blind
+        if len(decks) == 1:
+            return [blind[0]] if decks[0] or discards[0] else []
+        return [blind[p] for p in range(len(decks)) if decks[p] or discards[p]]
+
     def _first_picks(self) -> list[Move]:
-        moves: list[Move] = [m for i, c in enumerate(self._row) if c >= 0 for m in self._faceup[i]]
-        moves.extend(self._blind[p] for p in range(len(self._decks)) if self._pile_has_cards(p))
-        return moves
+        return self._row_picks()[0] + self._blind_picks()
 
     def _second_picks(self) -> list[Move]:
-        wild = self._wild
-        moves: list[Move] = [m for i, c in enumerate(self._row) if c >= 0 and not wild[c] for m in self._faceup[i]]
-        moves.extend(self._blind[p] for p in range(len(self._decks)) if self._pile_has_cards(p))
-        return moves
+        return self._row_picks()[1] + self._blind_picks()
 
     def _turn_groups(self) -> list:
         groups: list = []
@@ -591,7 +613,15 @@ class GameState:
             if L > limit:
                 break
             if color is None:
-                n = basic_payment_count(color=None, length=L, counts=counts, wilds=wilds, min_wilds=m)
+                n = 1 if wilds >= L else 0
+                top = wilds if wilds < L else L - 1
+                for c in counts:
+                    if c:
+                        lo = L - c if c < L else 0
+                        if lo < m:
+                            lo = m
+                        if top >= lo:
+                            n += top - lo + 1
             else:
                 c = counts[color]
                 if c + wilds < L:
