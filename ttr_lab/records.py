@@ -226,6 +226,7 @@ def position_from_dict(data: dict[str, Any], where: str = "position") -> "GameSt
     except TtrError as e:
         raise RecordError(f"{where}.extra", str(e)) from e
     state._legal = None
+    state._derive_free()
     problems = position_problems(state)
     if problems:
         raise RecordError(where, "inconsistent position: " + "; ".join(problems))

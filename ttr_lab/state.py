@@ -133,6 +133,10 @@ def _identity(moves: list[Move]) -> list[Move]:
 class GameState:
     """A game position with its history.
 
+    The position lives in the instance ``__dict__`` (immutable values only);
+    the history and the legal-move cache live in slots, so a snapshot is a
+    plain copy of ``__dict__`` and creates no reference cycles.
+
     Parameters
     ----------
     edition : an :class:`~ttr_lab.editions.Edition` or a name (``"usa"``)
@@ -140,6 +144,8 @@ class GameState:
     seed : seeds every shuffle of the game
     **options : edition options when ``edition`` is a name
     """
+
+    __slots__ = ("__dict__", "__weakref__", "_stack", "_moves", "_legal")
 
     def __new__(cls, edition: Edition | str = "usa", *args: Any, **kwargs: Any) -> "GameState":
         """``GameState("europe", ...)`` builds the edition's own state class."""
@@ -185,6 +191,7 @@ class GameState:
         self._setup_deal: tuple[tuple[int, ...], ...] = ()
         self._tdeck: tuple[int, ...] = ()
         self._owners = tuple(-1 for _ in ed.routes)
+        self._derive_free()
         self._pieces = tuple(ed.pieces for _ in range(n))
         self._scores = tuple(0 for _ in range(n))
         self._final = -1
@@ -233,6 +240,11 @@ class GameState:
         # face-up picks by row contents: a derived-data cache shared by all games
         # of the edition (rows are immutable tuples, the moves immutable values)
         self._row_cache: dict[tuple[int, ...], tuple[list[Move], list[Move]]] = {}
+        class_of = [0] * len(ed.routes)
+        for ci, (*_, members) in enumerate(self._route_classes):
+            for ri in members:
+                class_of[ri] = ci
+        self._route_class_of = tuple(class_of)
 
     def _faceup_moves(self, slot: int) -> tuple[Move, ...]:
         """The moves that take face-up ``slot`` (editions with a refill choice have several)."""
@@ -606,12 +618,13 @@ class GameState:
         limit = min(total, self._pieces[p])
         owners = self._owners
         partner = ed.route_partner
-        close_doubles = self.n < ed.double_route_min_players
         found = []
         build = self._claim_options
-        for color, L, m, members in self._route_classes:
+        for (color, L, m, _), members in zip(self._route_classes, self._free):
             if L > limit:
                 break
+            if not members:
+                continue
             if color is None:
                 n = 1 if wilds >= L else 0
                 top = wilds if wilds < L else L - 1
@@ -634,13 +647,9 @@ class GameState:
             if not n:
                 continue
             for ri in members:
-                if owners[ri] >= 0:
-                    continue
                 pr = partner[ri]
-                if pr >= 0:
-                    po = owners[pr]
-                    if po == p or (po >= 0 and close_doubles):
-                        continue
+                if pr >= 0 and owners[pr] == p:
+                    continue  # no player may own both routes of a double
                 found.append((ri, n))
         found.sort()
         return [(n, build, ri) for ri, n in found]
@@ -855,6 +864,7 @@ class GameState:
             raise IndexError("pop from an empty move stack")
         move = self._moves.pop()
         self.__dict__ = self._stack.pop()
+        self._legal = None
         return move
 
     def peek(self) -> Move | None:
@@ -864,10 +874,10 @@ class GameState:
         """An independent copy; with ``stack=True`` it can also undo."""
         other = object.__new__(type(self))
         other.__dict__ = self.__dict__.copy()
-        other._stack = []
+        other._legal = None
         other._moves = list(self._moves) if stack else []
-        if stack:  # snapshots must point at the copy's own lists
-            other._stack.extend(dict(s, _stack=other._stack, _moves=other._moves) for s in self._stack)
+        # the copy owns its snapshots: pop() adopts a snapshot as the live __dict__
+        other._stack = [dict(s) for s in self._stack] if stack else []
         return other
 
     # ------------------------------------------------------------------ move effects
@@ -990,11 +1000,37 @@ class GameState:
         ed = self.edition
         L = ed.route_length[ri]
         self._owners = self._owners[:ri] + (p,) + self._owners[ri + 1 :]
+        self._mark_taken(ri)
         self._use_pieces(p, ri, L)
         self._scores = self._scores[:p] + (self._scores[p] + ed.route_points[L],) + self._scores[p + 1 :]
         self._passes = 0
         self._fill_empty_slots()
         self._end_turn()
+
+    def _derive_free(self) -> None:
+        """Recompute ``_free``: per route class, the routes nobody can claim
+        any more are left out (claimed ones, and with few players the other
+        side of a claimed double).  Derived from the owners; kept up to date by
+        :meth:`_mark_taken` so move generation skips claimed routes."""
+        owners = self._owners
+        partner = self.edition.route_partner
+        close = self.n < self.edition.double_route_min_players
+        self._free = tuple(
+            tuple(ri for ri in members if owners[ri] < 0 and not (close and partner[ri] >= 0 and owners[partner[ri]] >= 0))
+            for *_, members in self._route_classes
+        )
+
+    def _mark_taken(self, ri: int) -> None:
+        cls = self._route_class_of
+        gone = [ri]
+        pr = self.edition.route_partner[ri]
+        if pr >= 0 and self.n < self.edition.double_route_min_players:
+            gone.append(pr)
+        free = list(self._free)
+        for r in gone:
+            ci = cls[r]
+            free[ci] = tuple(x for x in free[ci] if x != r)
+        self._free = tuple(free)
 
     def _use_pieces(self, p: int, ri: int, n: int) -> None:
         self._pieces = self._pieces[:p] + (self._pieces[p] - n,) + self._pieces[p + 1 :]
