@@ -38,6 +38,7 @@ def arrange(
     pieces: Mapping[int, int] | None = None,
     ticket_deck_size: int | None = None,
     tickets: Mapping[int, Iterable[int]] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> GameState:
     """A copy of ``game`` rearranged; unassigned cards go to ``rest``.
 
@@ -46,7 +47,8 @@ def arrange(
     maps route ids to seats (pieces and scores follow).  ``pieces`` sets a
     seat's trains left by moving the difference to... nowhere: it is checked,
     so it must agree with owners (use it together with ``owners`` or pass
-    ``fix_pieces``).
+    ``fix_pieces``).  ``extra`` replaces entries of the position's edition
+    fields (``to_dict()["extra"]``, e.g. Europe's ``stations`` and ``box``).
     """
     d = game.to_dict()
     pool: Counter[str] = Counter()
@@ -122,6 +124,8 @@ def arrange(
         moved = spare[: len(spare) - ticket_deck_size]
         d["tickets"][-1] = d["tickets"][-1] + moved
         assert len(held) + len(spare) == len(held) + len(moved) + len(d["ticket_deck"])
+    if extra is not None:
+        d["extra"] = {**d["extra"], **extra}
     return GameState.from_dict(json.loads(json.dumps(d)))
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 
 import networkx as nx
 
-from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .moves import ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, PayTunnel
 from .state import GameState, Phase, new_game
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -116,6 +116,8 @@ class GreedyBot:
         phase = view.phase
         if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
             return self._keep(view, moves)
+        if phase == Phase.TUNNEL:
+            return self._tunnel(moves, view)
         targets = self._targets(view)
         if phase == Phase.SECOND_CARD:
             return self._draw(view, moves, targets, second=True)
@@ -139,6 +141,13 @@ class GreedyBot:
         choice = KeepTickets(tuple(keep))
         return choice if choice in moves else moves[0]
 
+    def _tunnel(self, moves: list[Move], view: "PlayerView") -> Move:
+        """Pay a tunnel's extra cards (fewest wilds first); decline only when unable."""
+        pays = [m for m in moves if isinstance(m, PayTunnel)]
+        if pays:
+            return min(pays, key=lambda m: (self._wilds(view, m), m))
+        return next((m for m in moves if isinstance(m, DeclineTunnel)), moves[0])
+
     def _turn(self, view: "PlayerView", moves: list[Move], targets: list[int]) -> Move:
         claims = [m for m in moves if isinstance(m, ClaimRoute)]
         m = view.map
@@ -157,7 +166,7 @@ class GreedyBot:
                 return draw
         return self._draw(view, moves, targets, second=False)
 
-    def _wilds(self, view: "PlayerView", claim: ClaimRoute) -> int:
+    def _wilds(self, view: "PlayerView", claim: ClaimRoute | PayTunnel) -> int:
         types = view.edition.card_types
         index = view.edition.card_index
         return sum(k for name, k in claim.cards if types[index[name]].wild)

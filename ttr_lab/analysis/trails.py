@@ -30,6 +30,7 @@ A tiny four-city network (RULES.md scenario 14):
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from typing import Any, Hashable, Sequence
 
 import networkx as nx
@@ -118,65 +119,170 @@ def _contract(edges: list[_Edge]) -> list[_Edge]:
     return [live[i] for i in sorted(live)]
 
 
-def _search(edges: list[_Edge], odd: list[int], upper: Any) -> tuple[Any, tuple]:
-    """Exact depth-first search over trails starting at ``odd[:-1]``."""
+def _relabel(edges: list[_Edge], odd: list[int]) -> tuple[list[_Edge], list[int], int]:
+    """Number the cities of ``edges`` 0..n-1 (first-seen order); n is returned."""
     ids = {v: k for k, v in enumerate(dict.fromkeys(c for e in edges for c in e[:2]))}
-    n = len(ids)
-    adj: list[list[tuple[int, int, Any, int]]] = [[] for _ in range(n)]
-    deg = [0] * n
+    return [(ids[a], ids[b], w, s) for a, b, w, s in edges], [ids[v] for v in odd], len(ids)
+
+
+def _min_tjoin(edges: list[_Edge], n: int, odd: list[int]) -> tuple[Any, int]:
+    """Cheapest route set R whose odd cities are ``odd`` but at most two.
+
+    A T-join of least weight is a union of shortest paths pairing up T
+    (Edmonds & Johnson), so: Dijkstra from every odd city, then an exact
+    bitmask DP over pairings that may leave two cities free.  Returns the
+    weight and R as a bitmask of edge indices.
+    """
+    adj: list[list[tuple[int, int, Any]]] = [[] for _ in range(n)]
     for i, (a, b, w, _s) in enumerate(edges):
-        a, b = ids[a], ids[b]
+        if a != b:
+            adj[a].append((i, b, w))
+            adj[b].append((i, a, w))
+    dist, pred = [], []
+    for src in odd:
+        d: list[Any] = [None] * n
+        p = [-1] * n
+        d[src] = 0
+        heap = [(0, src)]
+        while heap:
+            dv, v = heappop(heap)
+            if dv > d[v]:
+                continue
+            for ei, o, w in adj[v]:
+                nd = dv + w
+                if d[o] is None or nd < d[o]:
+                    d[o] = nd
+                    p[o] = ei
+                    heappush(heap, (nd, o))
+        dist.append([d[t] for t in odd])
+        pred.append(p)
+    memo: dict[int, tuple[Any, int]] = {}
+
+    def best(mask: int, free: int) -> Any:
+        key = mask << 2 | free
+        if key in memo:
+            return memo[key][0]
+        if not mask:
+            return 0
+        low = mask & -mask
+        i = low.bit_length() - 1
+        rest = mask ^ low
+        val, pick = (best(rest, free - 1), -1) if free else (None, -1)
+        row, m = dist[i], rest
+        while m:
+            b = m & -m
+            m ^= b
+            j = b.bit_length() - 1
+            sub = best(rest ^ b, free)
+            if sub is not None and (val is None or row[j] + sub < val):
+                val, pick = row[j] + sub, j
+        memo[key] = (val, pick)
+        return val
+
+    full = (1 << len(odd)) - 1
+    cost = best(full, 2)
+    removed, mask, free = 0, full, 2
+    while mask:  # replay the DP choices, XOR-ing in the shortest paths
+        low = mask & -mask
+        i = low.bit_length() - 1
+        j = memo[mask << 2 | free][1]
+        mask ^= low
+        if j < 0:
+            free -= 1
+            continue
+        mask ^= 1 << j
+        v = odd[j]
+        while v != odd[i]:
+            ei = pred[i][v]
+            removed ^= 1 << ei
+            a, b = edges[ei][0], edges[ei][1]
+            v = a if b == v else b
+    return cost, removed
+
+
+def _pieces(edges: list[_Edge], n: int) -> list[list[_Edge]]:
+    """Split ``edges`` into connected components (union-find)."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, _w, _s in edges:
+        parent[find(a)] = find(b)
+    parts: dict[int, list[_Edge]] = {}
+    for e in edges:
+        parts.setdefault(find(e[0]), []).append(e)
+    return list(parts.values())
+
+
+def _euler_piece(edges: list[_Edge]) -> tuple[Any, tuple]:
+    """Total and Euler trail of a connected piece with at most two odd cities."""
+    deg: dict[int, int] = {}
+    for a, b, _w, _s in edges:
+        deg[a] = deg.get(a, 0) + 1
+        deg[b] = deg.get(b, 0) + 1
+    odd = [v for v, d in deg.items() if d & 1]
+    return sum(e[2] for e in edges), _euler(edges, odd[0] if odd else edges[0][0])
+
+
+def _search(edges: list[_Edge], n: int, starts: list[int], upper: Any,
+            best: tuple[Any, tuple]) -> tuple[Any, tuple]:
+    """Branch and bound over trails from ``starts``, beating ``best``."""
+    adj: list[list[tuple[int, int, Any, int]]] = [[] for _ in range(n)]
+    par = [0] * n  # parity of unused degree (loops never change it)
+    for i, (a, b, w, _s) in enumerate(edges):
         adj[a].append((1 << i, b, w, i))
         if a != b:
             adj[b].append((1 << i, a, w, i))
-            deg[a] += 1
-            deg[b] += 1
+            par[a] ^= 1
+            par[b] ^= 1
     for lst in adj:
         lst.sort(key=lambda t: (-t[2], t[3]))  # long routes first: good trails early
-    par = [d & 1 for d in deg]  # parity of unused degree (loops never change it)
     wmin = min(e[2] for e in edges)
     total = sum(e[2] for e in edges)
-    best_len = [-1]
-    best_path: list[tuple[int, int]] = []
+    best_len = [best[0]]
+    best_path: list[list[tuple[int, int]]] = [[]]
     path: list[tuple[int, int]] = []
     odd_cnt = [sum(par)]
 
     def dfs(c: int, used: int, cur: Any, rem: Any) -> None:
         if cur > best_len[0]:
             best_len[0] = cur
-            best_path[:] = path
+            best_path[0] = path[:]
             if cur >= upper:
                 raise _Done
-        # Unused routes R left behind must fix the parity of every odd city
+        # Unused routes left behind must fix the parity of every odd city
         # but c and the trail's end: at least (odd_others // 2) routes.
         if cur + rem - ((odd_cnt[0] - par[c]) >> 1) * wmin <= best_len[0]:
             return
         for bit, o, w, ei in adj[c]:
             if used & bit:
                 continue
+            path.append((ei, c))
             if o != c:
                 par[c] ^= 1
                 par[o] ^= 1
                 d = (2 * par[c] - 1) + (2 * par[o] - 1)
                 odd_cnt[0] += d
-                path.append((ei, c))
                 dfs(o, used | bit, cur + w, rem - w)
-                path.pop()
                 odd_cnt[0] -= d
                 par[c] ^= 1
                 par[o] ^= 1
             else:
-                path.append((ei, c))
                 dfs(c, used | bit, cur + w, rem - w)
-                path.pop()
+            path.pop()
 
     try:
-        for s in odd[:-1]:  # a trail ending at odd[-1] is found from its other end
-            dfs(ids[s], 0, 0, total)
+        for s in starts:
+            dfs(s, 0, 0, total)
     except _Done:
         pass
-    inv = list(ids)
-    seq = tuple(rid for ei, c in best_path for rid in _oriented(edges[ei], inv[c]))
+    if best_len[0] == best[0]:
+        return best
+    seq = tuple(rid for ei, c in best_path[0] for rid in _oriented(edges[ei], c))
     return best_len[0], seq
 
 
@@ -188,29 +294,32 @@ def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
     trail, so deg(x) = deg_T(x) is odd.  If T is closed and some city on it
     had an unused route, starting T there and adding the route would be
     better, so T covers the whole component, which is then all-even.  Hence:
-    0 odd cities → Euler circuit; 2 → Euler trail; more → search from odd
-    cities only.
+    0 odd cities → Euler circuit; 2 → Euler trail; more → T is open between
+    two odd cities, and the unused routes R = E - T have every other odd city
+    as an odd city: R is a T-join, so w(T) <= total - (cheapest T-join).
+    When removing a cheapest T-join leaves the network connected, its Euler
+    trail meets that bound; otherwise a search closes the gap.
     """
     deg: dict[int, int] = {}
     for a, b, _w, _s in edges:
         deg[a] = deg.get(a, 0) + 1
         deg[b] = deg.get(b, 0) + 1
     odd = [v for v, d in deg.items() if d & 1]
-    total = sum(e[2] for e in edges)
     if len(odd) <= 2:
-        return total, _euler(edges, odd[0] if odd else edges[0][0])
-    # Global parity bound: every odd city but the two ends needs an unused
-    # route, and one unused route serves at most two odd cities.
-    minw: dict[int, Any] = {}
-    for a, b, w, _s in edges:
-        if a != b:
-            minw[a] = min(minw.get(a, w), w)
-            minw[b] = min(minw.get(b, w), w)
-    need = sorted(minw[v] for v in odd)[:-2]
-    lower = max(sum(need) / 2, (len(odd) - 2) // 2 * min(e[2] for e in edges))
-    if all(isinstance(e[2], int) for e in edges):
-        lower = -int(-lower // 1)
-    return _search(_contract(edges), odd, total - lower)
+        return _euler_piece(edges)
+    edges, odd, n = _relabel(_contract(edges), odd)
+    cost, removed = _min_tjoin(edges, n, odd)
+    kept = [e for i, e in enumerate(edges) if not removed >> i & 1]
+    pieces = _pieces(kept, n)
+    if len(pieces) == 1:
+        found = _euler_piece(kept)
+    else:  # the bound may be out of reach: search, starting from the best piece
+        first = (edges[0][2], edges[0][3])  # any single edge is a trail
+        incumbent = max([first, *(_euler_piece(p) for p in pieces)], key=lambda t: t[0])
+        total = sum(e[2] for e in edges)
+        # a trail ending at odd[-1] is found from its other end
+        found = _search(edges, n, odd[:-1], total - cost, incumbent)
+    return found
 
 
 def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]]) -> tuple[Any, tuple]:

@@ -7,5 +7,7 @@ find_edition('usa', variant='big_cities')
 
 from .base import EDITIONS, Edition, edition_names, find_edition, register_edition
 from .usa import USA
+from .europe import Europe
+from .rails_sails import GreatLakes, RailsSails
 
-__all__ = ["Edition", "USA", "find_edition", "register_edition", "edition_names", "EDITIONS"]
+__all__ = ["Edition", "USA", "Europe", "RailsSails", "GreatLakes", "find_edition", "register_edition", "edition_names", "EDITIONS"]

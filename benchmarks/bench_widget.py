@@ -1,0 +1,154 @@
+"""Play-widget benchmark: server-side time from a click to an updated figure.
+
+    python benchmarks/bench_widget.py            # 20 claims, 20 card draws
+    python benchmarks/bench_widget.py --repeat 50
+
+Prints figures, asserts nothing.  The game is USA, you against one bot,
+played to mid-game (20 routes claimed).  Each measurement starts when
+the browser's click message reaches the widget (``_js2py_pointsCallback``,
+the synced trait plotly's front end sets) or a button's click handler is
+called, and stops when the handler returns: the move is played, the bot has
+replied, every control and the figure are redrawn, and the figure's synced
+state is refreshed for late views.  Widgets get a stand-in comm that
+JSON-encodes every message, as the kernel would, so the cost of sending
+the updates is included; only the network and the browser are not (the
+browser test writes that time to ``test-artifacts/browser-timing.txt``).
+
+Target from the issue: under 100 ms per click.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import comm  # noqa: E402
+
+import ttr_lab  # noqa: E402
+from ttr_lab.bots import make_bot  # noqa: E402
+from ttr_lab.moves import ClaimRoute, DrawBlind  # noqa: E402
+from ttr_lab.render import route_trace_index, update_board  # noqa: E402
+
+
+class JsonComm:
+    """Stands in for a kernel comm: encodes every message to JSON and counts the bytes."""
+
+    sent = 0
+    comm_id = "bench"
+    kernel = "bench"
+
+    def __init__(self, **kwargs: object) -> None:
+        pass
+
+    def open(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def on_msg(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def close(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def send(self, data: object = None, metadata: object = None, buffers: object = None) -> None:
+        JsonComm.sent += len(json.dumps(data, default=str)) + sum(len(b) for b in buffers or ())
+
+
+def mid_game(seed: int, routes: int):
+    """A widget at the start of your turn with about ``routes`` routes claimed."""
+    w = ttr_lab.play("usa", players=["You", "bot"], seed=seed)
+    me = make_bot("greedy", seed=seed + 100)  # plays "your" moves through the widget
+    g = w.game
+    while len(g.route_owners()) < routes and not g.is_over:
+        w.play_move(me.choose(g.view(0)))
+    return w
+
+
+def claimable_routes(g) -> tuple[list[int], list[int]]:
+    """Routes payable in exactly one way, and in several ways."""
+    counts: dict[int, int] = {}
+    for m in g.legal_moves:
+        if isinstance(m, ClaimRoute):
+            counts[m.route] = counts.get(m.route, 0) + 1
+    return sorted(r for r, n in counts.items() if n == 1), sorted(r for r, n in counts.items() if n > 1)
+
+
+def click_message(w, route_id: int) -> dict:
+    k = route_trace_index(w.fig)
+    trace = w.fig.data[k]
+    i = list(trace.customdata).index(route_id)
+    return {"event_type": "plotly_click",
+            "points": {"trace_indexes": [k], "point_indexes": [i], "xs": [trace.x[i]], "ys": [trace.y[i]]},
+            "device_state": {"alt": False, "ctrl": False, "meta": False, "shift": False,
+                             "button": 0, "buttons": 1},
+            "selector": None}
+
+
+def timed(action) -> tuple[float, int]:
+    before = JsonComm.sent
+    t0 = time.perf_counter()
+    action()
+    return (time.perf_counter() - t0) * 1000, JsonComm.sent - before
+
+
+def report(name: str, samples: list[tuple[float, int]]) -> None:
+    ms = sorted(s[0] for s in samples)
+    kb = statistics.mean(s[1] for s in samples) / 1024
+    p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+    print(f"{name:<46} median {statistics.median(ms):6.1f} ms   p90 {p90:6.1f} ms   "
+          f"max {ms[-1]:6.1f} ms   {kb:6.1f} KiB sent   (n={len(ms)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--routes", type=int, default=20, help="routes claimed before measuring")
+    args = ap.parse_args()
+    comm.create_comm = JsonComm
+
+    w = mid_game(args.seed, args.routes)
+    g = w.game
+    print(f"USA, You vs bot, seed {args.seed}: ply {g.ply}, {len(g.route_owners())} routes claimed, "
+          f"hand {g.hand_size(0)} cards")
+
+    claims, asks, confirms, draws, redraws = [], [], [], [], []
+    single, several = claimable_routes(g)
+    for rid in (single * args.repeat)[:args.repeat]:
+        message = click_message(w, rid)
+        claims.append(timed(lambda: setattr(w.fig, "_js2py_pointsCallback", message)))
+        assert g.route_owner(rid) == 0, w.status
+        w.undo()
+    for rid in (several * args.repeat)[:args.repeat]:
+        message = click_message(w, rid)
+        asks.append(timed(lambda: setattr(w.fig, "_js2py_pointsCallback", message)))
+        confirms.append(timed(w._confirm_claim))
+        assert g.route_owner(rid) == 0, w.status
+        w.undo()
+    for _ in range(args.repeat):
+        slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
+        draws.append(timed(lambda: w.click_faceup(slot)))
+        w._deck.click()  # the second card (the bot replies); undone below
+        w.undo()
+        w.undo()
+    for _ in range(args.repeat):
+        redraws.append(timed(lambda: update_board(w.fig, g, **w._board_options())))
+
+    if claims:
+        report("route click -> claimed, bot replied, redrawn", claims)
+    if asks:
+        report("route click -> payment choice shown", asks)
+        report("Confirm click -> claimed, bot replied, redrawn", confirms)
+    report("face-up card click -> redrawn", draws)
+    report("update_board alone (figure + synced state)", redraws)
+    w.play_move(DrawBlind())
+    print("target: under 100 ms from click to updated figure")
+
+
+if __name__ == "__main__":
+    main()

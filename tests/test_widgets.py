@@ -1,0 +1,447 @@
+"""Widget tests in plain Python: no browser, no kernel.
+
+Clicks are simulated the way the front end delivers them (a plotly
+``Points`` object to the ``on_click`` callback, or the synced
+``_js2py_pointsCallback`` message), or through the widget methods and
+``button.click()``; assertions are on the game and on the widgets' values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from copy import deepcopy
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("anywidget")
+
+from plotly.callbacks import Points  # noqa: E402
+
+import ttr_lab  # noqa: E402
+from ttr_lab.moves import ClaimRoute, DrawFaceUp, KeepTickets  # noqa: E402
+from ttr_lab.records import Record  # noqa: E402
+from ttr_lab.render import PLAYER_COLORS, route_trace_index  # noqa: E402
+from ttr_lab.state import Phase  # noqa: E402
+from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget  # noqa: E402
+
+SEED = 7
+
+
+def classes(widget):
+    return set(widget._dom_classes)
+
+
+def all_widgets(root):
+    out, todo = [], [root]
+    while todo:
+        w = todo.pop()
+        out.append(w)
+        todo.extend(getattr(w, "children", ()))
+    return out
+
+
+def find(root, css):
+    found = [w for w in all_widgets(root) if css in getattr(w, "_dom_classes", ())]
+    assert found, f"no widget with class {css}"
+    return found[0]
+
+
+def claim_options(game):
+    return Counter(m.route for m in game.legal_moves if isinstance(m, ClaimRoute))
+
+
+@pytest.fixture
+def w():
+    """You vs a bot, tickets kept, You to start a turn."""
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
+    find(widget, "ttr-keep").click()
+    assert widget.game.phase == Phase.TURN and widget.game.current_player == 0
+    return widget
+
+
+def route_point(widget, route_id):
+    k = route_trace_index(widget.fig)
+    trace = widget.fig.data[k]
+    i = list(trace.customdata).index(route_id)
+    return k, i, trace
+
+
+# --------------------------------------------------------------------------- construction
+
+def test_play_returns_widget_with_css_classes():
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
+    assert isinstance(widget, PlayWidget)
+    for css in ("ttr-status", "ttr-hand", "ttr-faceup-1", "ttr-faceup-5", "ttr-deck", "ttr-undo",
+                "ttr-redo", "ttr-log", "ttr-scores", "ttr-keep", "ttr-paths", "ttr-hide"):
+        find(widget, css)
+    assert "choose the tickets to keep (at least 2)" in widget.status
+    assert widget.fig.layout.width == 720
+    assert widget.game.player_names == ("You", "bot")
+    assert set(widget.bots) == {1} and widget.humans == (0,)
+
+
+def test_repr_has_no_memory_address():
+    widget = PlayWidget("usa", players=["You", "bot"], seed=SEED)
+    assert repr(widget) == "<PlayWidget usa: You vs bot, seed 7, ply 0, You to keep tickets>"
+    assert "0x" not in repr(widget) and len(repr(widget)) <= 110
+    assert "0x" not in repr(widget.inspector)
+
+
+def test_misspelt_keyword_is_a_clear_type_error():
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'sed'; did you mean 'seed'\?"):
+        PlayWidget("usa", sed=3)
+    with pytest.raises(TypeError, match="plyers"):
+        ttr_lab.play("usa", plyers=["a", "b"])
+
+
+def test_bot_seats_move_until_a_person_decides():
+    widget = ttr_lab.play("usa", players=["bot", "You", "greedy"], seed=3)
+    g = widget.game
+    assert g.current_player == 1 and g.phase == Phase.SETUP_TICKETS
+    assert g.ply == 1 and len(g.tickets(0)) >= 2  # seat 0's bot kept its tickets
+    find(widget, "ttr-keep").click()
+    # seat 2 keeps, then seat 0 (first player) takes a whole turn: seat 1 is due again
+    assert g.phase == Phase.TURN and g.current_player == 1 and g.ply >= 4
+    assert len(g.tickets(2)) >= 2
+    log = find(widget, "ttr-log").value
+    assert "bot kept" in log and "greedy kept" in log and log.count("<li>") == g.ply
+
+
+# --------------------------------------------------------------------------- tickets and cards
+
+def test_keep_button_keeps_the_ticked_tickets():
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
+    pending = [t.id for t in widget.game.pending_tickets]
+    boxes = find(widget, "ttr-keep-box").children[1].children
+    assert len(boxes) == 3 and all(b.value for b in boxes)
+    boxes[2].value = False
+    find(widget, "ttr-keep").click()
+    assert sorted(t.id for t in widget.game.tickets(0)) == sorted(pending[:2])
+    assert "You kept 2 tickets" in widget.status
+
+
+def test_keeping_too_few_tickets_is_refused_with_the_rule():
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
+    for box in find(widget, "ttr-keep-box").children[1].children[1:]:
+        box.value = False
+    find(widget, "ttr-keep").click()
+    assert widget.game.ply == 0
+    assert "rule B1" in widget.status and "must keep at least 2" in widget.status
+
+
+def test_faceup_click_takes_the_card(w):
+    g = w.game
+    card = g.row[0]
+    before = g.hand(0).get(card, 0)
+    find(w, "ttr-faceup-1").click()
+    assert g.hand(0).get(card, 0) == before + 1
+    assert g.phase == Phase.SECOND_CARD or card == "loco"
+    assert f"{g.hand_size(0)} cards" in find(w, "ttr-hand").value
+    assert "You: take the face-up" in w.status
+
+
+def test_faceup_buttons_show_card_colours(w):
+    for i, card in enumerate(w.game.row, 1):
+        button = find(w, f"ttr-faceup-{i}")
+        assert button.description == card
+        assert f"ttr-card-{card}" in classes(button)
+        assert button.style.button_color
+
+
+def test_two_draws_end_the_turn_and_the_bot_replies(w):
+    g = w.game
+    slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
+    w.click_faceup(slot)
+    find(w, "ttr-deck").click()
+    assert g.current_player == 0 and g.phase == Phase.TURN
+    assert g.ply > 4  # the bot's moves came after ours
+    assert "bot:" in find(w, "ttr-log").value
+
+
+def test_illegal_second_card_changes_nothing_and_shows_the_rule(w):
+    g = w.game
+    w.click_faceup(next(i for i, c in enumerate(g.row, 1) if c != "loco"))
+    assert g.phase == Phase.SECOND_CARD
+    stack, hand = g.move_stack, g.hand(0)
+    w.click_route(next(iter(claim_options(g)), 1))  # a claim is not a second card
+    assert g.move_stack == stack and g.hand(0) == hand
+    assert "rule A1" in w.status and "expected a second card" in w.status
+    assert "ttr-error" in find(w, "ttr-status").value
+    if "loco" in g.row:
+        w.click_faceup(g.row.index("loco") + 1)
+        assert g.move_stack == stack
+        assert re.search(r"rule A2\): a face-up wild card cannot be taken as the second card", w.status)
+
+
+# --------------------------------------------------------------------------- claims
+
+def test_route_click_through_plotly_callback_claims_it(w):
+    g = w.game
+    rid = next(r for r, n in claim_options(g).items() if n == 1)
+    k, i, trace = route_point(w, rid)
+    trace._dispatch_on_click(Points(point_inds=[i], xs=[trace.x[i]], ys=[trace.y[i]],
+                                    trace_name="routes", trace_index=k), None)
+    assert g.route_owner(rid) == 0
+    assert f"route {rid}" in find(w, "ttr-log").value
+    assert w.fig.data[k].marker.color[i] == PLAYER_COLORS[0]
+
+
+def test_route_click_through_the_synced_message(w):
+    """What the browser sends: plotly_click on the routes trace (JUPYTER.md section 2)."""
+    g = w.game
+    rid = next(r for r, n in claim_options(g).items() if n == 1)
+    k, i, trace = route_point(w, rid)
+    w.fig._js2py_pointsCallback = {
+        "event_type": "plotly_click",
+        "points": {"trace_indexes": [k], "point_indexes": [i], "xs": [trace.x[i]], "ys": [trace.y[i]]},
+        "device_state": {"alt": False, "ctrl": False, "meta": False, "shift": False, "button": 0, "buttons": 1},
+        "selector": None,
+    }
+    assert g.route_owner(rid) == 0
+
+
+def test_several_payments_ask_and_confirm(w):
+    g = w.game
+    rid, n = next((r, n) for r, n in claim_options(g).items() if n > 1)
+    options = [m for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == rid]
+    assert w.click_route(rid)
+    assert g.route_owner(rid) is None and g.ply == 2  # nothing played yet
+    pay_box = find(w, "ttr-pay-box")
+    assert pay_box.layout.display == "flex"
+    assert len(find(w, "ttr-payment").options) == n
+    assert "highlight" in [t.name for t in w.fig.data]
+    find(w, "ttr-payment").value = n - 1
+    hand = g.hand(0)
+    find(w, "ttr-confirm").click()
+    assert g.route_owner(rid) == 0
+    spent = dict(options[n - 1].cards)
+    assert all(g.hand(0).get(c, 0) <= hand[c] - k for c, k in spent.items())
+    assert pay_box.layout.display == "none"
+    assert "highlight" not in [t.name for t in w.fig.data]
+
+
+def test_cancel_leaves_the_route_free(w):
+    g = w.game
+    rid = next(r for r, n in claim_options(g).items() if n > 1)
+    w.click_route(rid)
+    find(w, "ttr-cancel").click()
+    assert g.route_owner(rid) is None and g.ply == 2 and "cancelled" in w.status
+
+
+def test_unaffordable_route_is_explained(w):
+    g = w.game
+    options = claim_options(g)
+    rid = next(r.id for r in g.map.routes if r.id not in options and r.length >= 5)
+    w.click_route(rid)
+    assert g.ply == 2
+    assert f"Cannot claim {g.map.route(rid).label()}" in w.status and "rule A4" in w.status
+
+
+def test_claim_keeps_synced_figure_state_fresh(w):
+    """JUPYTER.md pitfall 8: a reloaded page or Voila must see the claim."""
+    g = w.game
+    rid = next(r for r, n in claim_options(g).items() if n == 1)
+    w.click_route(rid)
+    assert w.fig._widget_data == w.fig._data
+    assert w.fig._widget_layout == deepcopy(w.fig._layout_obj._props)
+    k, i, _ = route_point(w, rid)
+    assert w.fig._widget_data[k]["marker"]["color"][i] == PLAYER_COLORS[0]
+    assert w.fig._widget_layout["width"] == 720  # redraws keep the widget's board size
+    claimed = next(t for t in w.fig._widget_data if t.get("name") == "claimed by You")
+    assert any(x is not None for x in claimed["x"])
+
+
+# --------------------------------------------------------------------------- undo / redo
+
+def test_undo_goes_back_to_the_last_human_decision_and_redo_returns(w):
+    g = w.game
+    rid = next(r for r, n in claim_options(g).items() if n == 1)
+    before, hand = g.ply, g.hand(0)
+    w.click_route(rid)
+    after, owners = g.ply, g.route_owners()
+    assert after > before + 1  # the bot's moves followed
+    find(w, "ttr-undo").click()
+    assert g.ply == before and g.route_owner(rid) is None and g.hand(0) == hand
+    assert g.current_player == 0 and not find(w, "ttr-redo").disabled
+    assert w.fig.data[route_point(w, rid)[0]].marker.color[route_point(w, rid)[1]] == "#ffffff"
+    find(w, "ttr-redo").click()
+    assert g.ply == after and g.route_owners() == owners
+    assert find(w, "ttr-redo").disabled
+
+
+def test_undo_many_steps_then_a_new_move_clears_redo(w):
+    g = w.game
+    w.click_faceup(next(i for i, c in enumerate(g.row, 1) if c != "loco"))
+    w.play_move("blind")
+    assert w.undo() and g.phase == Phase.SECOND_CARD  # back one human decision
+    assert w.undo() and g.ply == 2
+    assert w.undo() and g.ply == 0  # your keep, with the bot's keep after it
+    assert not w.undo() and "Nothing to undo" in w.status
+    assert w.redo() and g.ply == 2  # your keep, then the bot's
+    w.play_move("blind")
+    assert not w._redo and find(w, "ttr-redo").disabled
+
+
+def test_undo_never_leaves_a_bot_to_move():
+    widget = ttr_lab.play("usa", players=["bot", "You"], seed=3)
+    g = widget.game
+    assert g.ply == 1 and g.current_player == 1
+    assert not widget.undo() and "no earlier decision of yours" in widget.status
+    assert g.ply == 1 and g.current_player == 1
+
+
+# --------------------------------------------------------------------------- whole games, hot seat
+
+def test_scripted_human_plays_a_whole_game_against_a_bot():
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=11)
+    g = widget.game
+    for _ in range(2000):
+        if g.is_over:
+            break
+        m = g.legal_moves[0]
+        if isinstance(m, ClaimRoute):
+            widget.click_route(m.route)
+            if widget._pending_claim:
+                find(widget, "ttr-confirm").click()
+        elif isinstance(m, DrawFaceUp):
+            widget.click_faceup(m.slot)
+        elif isinstance(m, KeepTickets):
+            widget.play_move(m)
+        else:
+            widget.play_move(m)
+    assert g.phase == Phase.GAME_OVER
+    assert widget.status.startswith("Game over. Winner:")
+    assert widget._tabs.selected_index == 2  # the score breakdown tab
+    assert str(g.outcome()).splitlines()[0] in find(widget, "ttr-outcome").value
+    assert widget.fig._widget_data == widget.fig._data
+
+
+def test_players_as_a_number_are_all_people():
+    widget = PlayWidget("usa", players=3, seed=1)
+    assert widget.humans == (0, 1, 2) and widget.game.player_names[2] == "Player 3"
+
+
+def test_hot_seat_shows_only_the_current_hand_and_can_hide_it():
+    widget = ttr_lab.play("usa", players=["Ada", "Bo"], seed=SEED, hide_hands=True)
+    g = widget.game
+    assert widget.bots == {} and widget.humans == (0, 1)
+    hand = find(widget, "ttr-hand")
+    assert "Hand of Ada" in hand.value and "hidden" in hand.value
+    assert find(widget, "ttr-keep-box").layout.display == "none"  # tickets are private too
+    find(widget, "ttr-reveal").click()
+    assert "hidden" not in hand.value and find(widget, "ttr-keep-box").layout.display == "flex"
+    find(widget, "ttr-keep").click()
+    assert g.current_player == 1
+    assert "Hand of Bo" in hand.value and "hidden" in hand.value  # Bo must reveal his own
+    find(widget, "ttr-hide").value = False  # hot-seat hiding off: the hand shows at once
+    assert "hidden" not in hand.value and "Tickets of Bo" in find(widget, "ttr-tickets").value
+    find(widget, "ttr-keep").click()
+    assert g.phase == Phase.TURN and g.current_player == 0
+    assert "Hand of Ada" in hand.value and "Tickets of Ada" in find(widget, "ttr-tickets").value
+
+
+def test_ticket_list_shows_hit_or_miss(w):
+    text = find(w, "ttr-tickets").value
+    assert text.count("✘ miss") == len(w.game.tickets(0))
+
+
+# --------------------------------------------------------------------------- inspector
+
+def test_inspector_lists_grouped_legal_moves_and_highlights(w):
+    ins = w.inspector
+    w._tabs.selected_index = 1
+    g = w.game
+    assert len(ins._select.options) == len(g.legal_moves)
+    labels = [label for label, _ in ins._select.options]
+    assert labels[0].startswith("draw · face-up 1") and any(s.startswith("claim · ") for s in labels)
+    i = next(i for i, s in enumerate(labels) if s.startswith("claim · "))
+    ins._select.value = i
+    assert ins.selected == ins._moves[i] and isinstance(ins.selected, ClaimRoute)
+    hl = [t for t in w.fig.data if t.name == "highlight"]
+    assert hl, "selecting a claim highlights its route"
+    assert ins._text.value == str(ins.selected) and ins._answer.value.startswith("Legal:")
+    ins._text.value = "claim 1 red:9"
+    assert "Illegal (rule A4)" in ins._answer.value
+    ins._text.value = "fly to the moon"
+    assert "Cannot read it" in ins._answer.value
+    ins._select.value = i
+    move = ins.selected
+    find(ins, "ttr-inspector-play").click()
+    assert g.route_owner(move.route) == 0 and g.ply > 3
+
+
+def test_inspector_stands_alone():
+    g = ttr_lab.new_game("usa", players=2, seed=SEED)
+    ins = MoveInspector(g)
+    assert "4 legal moves" in ins._summary.value
+    assert ins.check("keep 6").startswith("Illegal (rule B1)")
+
+
+# --------------------------------------------------------------------------- ticket paths
+
+def test_ticket_paths_use_the_analysis_module(w, monkeypatch):
+    """The wiring, with a stand-in for ttr_lab.analysis.paths: own routes are
+    passed as owned, the others' routes as blocked; a None is "unreachable"."""
+    import sys
+    import types
+
+    calls = []
+
+    def shortest_ticket_path(G, a, b, *, owned=(), blocked=()):
+        calls.append((a, b, set(owned), set(blocked)))
+        if len(calls) % 2 == 0:
+            return None
+        return types.SimpleNamespace(cities=(a, b), routes=(1,), cost=2, new_routes=(1,))
+
+    monkeypatch.setitem(sys.modules, "ttr_lab.analysis.paths",
+                        types.SimpleNamespace(shortest_ticket_path=shortest_ticket_path))
+    g = w.game
+    w.click_route(next(r for r, n in claim_options(g).items() if n == 1))
+    mine, theirs = set(g.routes_of(0)), set(g.routes_of(1))
+    find(w, "ttr-paths").value = True
+    assert calls and all(c[2] == mine and theirs <= c[3] and not (mine & c[3]) for c in calls)
+    names = [t.name for t in w.fig.data]
+    first = g.tickets(0)[0]
+    assert f"{first.label()}: 2 more cars" in names and "tickets" in names
+    text = find(w, "ttr-tickets").value
+    assert "2 more cars" in text and "unreachable" in text
+    find(w, "ttr-paths").value = False
+    assert "tickets" not in [t.name for t in w.fig.data]
+
+
+def test_ticket_paths_toggle_draws_paths(w):
+    pytest.importorskip("ttr_lab.analysis.paths")
+    find(w, "ttr-paths").value = True
+    names = [t.name for t in w.fig.data]
+    assert "tickets" in names
+    tickets = find(w, "ttr-tickets").value
+    assert "more cars" in tickets or "unreachable" in tickets
+    assert sum(":" in n and "cars" in n for n in names) >= 1
+    find(w, "ttr-paths").value = False
+    assert "tickets" not in [t.name for t in w.fig.data]
+
+
+# --------------------------------------------------------------------------- history
+
+def test_history_slider_moves_with_push_and_pop(monkeypatch):
+    from ttr_lab.bots import make_bot, play_game
+
+    g = play_game("usa", [make_bot("greedy", 1), make_bot("random", 2)], seed=4)
+    record = Record.from_state(g)
+    h = HistoryWidget(record)
+    assert h.game.ply == len(record.moves) and h.game.is_over
+    monkeypatch.setattr(Record, "replay", lambda *a, **k: pytest.fail("replayed from scratch"))
+    for k in (10, 60, 30, 0, len(record.moves)):
+        h.slider.value = k
+        assert h.game.ply == k
+        monkeypatch.undo()
+        assert h.game.route_owners() == record.replay(upto=k).route_owners()
+        monkeypatch.setattr(Record, "replay", lambda *a, **k: pytest.fail("replayed from scratch"))
+    h.slider.value = 5
+    assert h.move_text.startswith("5. ") and "ply 5 of" in find(h, "ttr-history-move").value
+    find(h, "ttr-history-forward").click()
+    assert h.game.ply == 6 and h.slider.value == 6
+    assert h.fig._widget_data == h.fig._data
+    assert "0x" not in repr(h)

@@ -1,0 +1,120 @@
+"""HistoryWidget: step through a recorded game with a slider.
+
+The record is replayed once (every move validated); the widget keeps that
+game and moves along it with ``pop`` and ``push``, so each step costs one
+move, not a replay from the start.
+
+>>> import ttr_lab
+>>> from ttr_lab.bots import make_bot, play_game
+>>> from ttr_lab.records import Record
+>>> g = play_game("usa", [make_bot("random", 1), make_bot("random", 2)], seed=3)
+>>> h = HistoryWidget(Record.from_state(g))
+>>> h.goto(4)
+>>> h.game.ply, h.move_text.startswith("4. ")
+(4, True)
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+import plotly.graph_objects as go
+
+from ..errors import RecordError, TtrError
+from ..moves import KeepTickets, parse_move
+from ..records import Record
+from ..render import PLAYER_COLORS, board_figure, update_board
+from ..state import GameState
+
+__all__ = ["HistoryWidget"]
+
+
+class HistoryWidget(W.VBox):
+    """A slider over the plies of a game record, redrawing the board.
+
+    Parameters
+    ----------
+    record : Record, GameState, or a path to a saved record
+        A game state is recorded with :meth:`Record.from_state`.
+    ply : int, optional
+        Where to start (default: the end of the game).
+    width : int
+        Board width in pixels (default 720).
+    """
+
+    def __init__(self, record: Record | GameState | str | Path, *, ply: int | None = None,
+                 width: int = 720) -> None:
+        if isinstance(record, GameState):
+            record = Record.from_state(record)
+        elif isinstance(record, (str, Path)):
+            record = Record.load(record)
+        self.record = record
+        self.game = record.replay(upto=0)
+        self._moves = []
+        self._texts = []
+        for i, text in enumerate(record.moves, 1):  # the one replay: validate and describe
+            g = self.game
+            try:
+                move = parse_move(text)
+                name = g.player_names[g.current_player]
+                what = (f"kept {len(move.tickets)} tickets" if isinstance(move, KeepTickets)
+                        else g.describe(move))
+                g.play(move)
+            except TtrError as e:
+                raise RecordError(f"ply {i} ({text!r})", str(e), ply=i) from e
+            self._moves.append(move)
+            self._texts.append(f"{i}. {name}: {what}")
+        n = len(self._moves)
+        self._width = width
+        self.fig = go.FigureWidget(board_figure(self.game, width=width))
+        self.slider = W.IntSlider(value=n, min=0, max=n, description="ply",
+                                  continuous_update=True, layout=W.Layout(width="60%")).add_class("ttr-history-slider")
+        self.slider.observe(lambda c: self.goto(c["new"]), "value")
+        back = W.Button(description="◀", layout=W.Layout(width="40px")).add_class("ttr-history-back")
+        forward = W.Button(description="▶", layout=W.Layout(width="40px")).add_class("ttr-history-forward")
+        back.on_click(lambda _b: self._step(-1))
+        forward.on_click(lambda _b: self._step(1))
+        self._move = W.HTML().add_class("ttr-history-move")
+        self._scores = W.HTML().add_class("ttr-scores")
+        super().__init__([W.HBox([back, self.slider, forward]), self._move, self.fig, self._scores])
+        self.add_class("ttr-history")
+        self.goto(n if ply is None else ply)
+
+    @property
+    def move_text(self) -> str:
+        """The last move played at the current ply (empty at the start)."""
+        k = self.game.ply
+        return self._texts[k - 1] if k else ""
+
+    def goto(self, ply: int) -> None:
+        """Show the position after ``ply`` moves (0 = the start)."""
+        ply = max(0, min(int(ply), len(self._moves)))
+        g = self.game
+        while g.ply > ply:
+            g.pop()
+        while g.ply < ply:
+            g.push(self._moves[g.ply])  # validated by the replay in __init__
+        if self.slider.value != ply:
+            self.slider.value = ply  # calls goto again, which finds nothing to do
+        self._redraw()
+
+    def _step(self, delta: int) -> None:
+        self.goto(self.game.ply + delta)
+
+    def _redraw(self) -> None:
+        g = self.game
+        n = len(self._moves)
+        last = f"<b>{html.escape(self.move_text)}</b>" if g.ply else "<i>start of the game</i>"
+        self._move.value = f"ply {g.ply} of {n}: {last}"
+        cells = "".join(f'<td style="color:{PLAYER_COLORS[p % len(PLAYER_COLORS)]}">'
+                        f"{html.escape(name)}: {g.scores[p]} points, {g.pieces(p)} trains</td>"
+                        for p, name in enumerate(g.player_names))
+        self._scores.value = f"<table><tr>{cells}</tr></table>"
+        highlight = [self._moves[g.ply - 1].route] if g.ply and hasattr(self._moves[g.ply - 1], "route") else []
+        update_board(self.fig, g, highlight=highlight, width=self._width)
+
+    def __repr__(self) -> str:
+        return f"<HistoryWidget {self.record.edition}: {len(self._moves)} plies, at ply {self.game.ply}>"

@@ -1,0 +1,568 @@
+"""PlayWidget: play a whole game in Jupyter against bots or hot-seat.
+
+A thin controller over a :class:`~ttr_lab.state.GameState`: a click on the
+board, a card button or a ticket checkbox becomes a :class:`~ttr_lab.moves.Move`,
+which goes through ``game.play``.  Legality comes from the library only
+(``legal_moves`` and ``why_illegal``); an illegal click shows the rule and the
+reason and changes nothing.  The board is a plotly ``FigureWidget`` redrawn
+with :func:`ttr_lab.render.update_board`, which also refreshes the synced
+figure state, so a reloaded page or Voila shows the true position.
+
+>>> w = PlayWidget("usa", players=["You", "bot"], seed=7)
+>>> w
+<PlayWidget usa: You vs bot, seed 7, ply 0, You to keep tickets>
+>>> w.play_move(w.game.legal_moves[0])
+True
+>>> w.game.phase.name, w.game.current_player
+('TURN', 0)
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+from types import SimpleNamespace
+from typing import Any, Sequence
+
+import ipywidgets as W
+import plotly.graph_objects as go
+
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, parse_move
+from ..notation import cards_in_words
+from ..render import PLAYER_COLORS, ROUTE_COLORS, board_figure, route_at, route_trace_index, update_board
+from ..scoring import ticket_status
+from ..state import GameState, Phase, new_game
+from .inspector import MoveInspector
+
+__all__ = ["PlayWidget", "play", "BOT_NAMES"]
+
+#: Seat names played by a bot (``make_bot(name)``), compared case-insensitively.
+BOT_NAMES = ("bot", "random", "greedy")
+_KWARGS = ("players", "seed", "options", "bots", "hide_hands", "show_paths", "width")
+_CARD_INK = {"loco": ("#b0bec5", "#111111"), None: ("#eeeeee", "#777777")}
+_PROMPTS = {
+    Phase.SETUP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
+    Phase.KEEP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
+    Phase.TURN: "{name}, your turn: take a face-up card or draw from the deck, "
+                "click a route's marker to claim it, or draw tickets.",
+    Phase.SECOND_CARD: "{name}: take a second card (not a face-up locomotive) or draw from the deck.",
+}
+
+
+def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> None:
+    for key in kwargs:
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise TypeError(f"{cls}() got an unexpected keyword argument {key!r}{hint} "
+                            f"(known: {', '.join(known)})")
+
+
+def _card_look(name: str | None) -> tuple[str, str]:
+    if name in ROUTE_COLORS:
+        fill = ROUTE_COLORS[name]
+        h = fill.lstrip("#")
+        light = sum(w * int(h[i:i + 2], 16) for w, i in ((0.299, 0), (0.587, 2), (0.114, 4))) > 150
+        return fill, "#111111" if light else "#ffffff"
+    return _CARD_INK.get(name, _CARD_INK["loco"])
+
+
+def _chips(hand: dict[str, int]) -> str:
+    out = []
+    for name, k in hand.items():
+        fill, ink = _card_look(name)
+        out.append(f'<span class="ttr-card ttr-card-{name}" style="background:{fill};color:{ink};'
+                   f'border:1px solid #555;border-radius:4px;padding:1px 6px;margin:1px;'
+                   f'display:inline-block">{name} × {k}</span>')
+    return " ".join(out)
+
+
+class _TicketPath:
+    """One ticket's cheapest completion for the board and the ticket list."""
+
+    def __init__(self, ticket: Any, found: Any) -> None:
+        self.ticket = ticket
+        self.routes = tuple(found.routes) if found else ()
+        self.cost = found.cost if found else None
+        self.summary = f"{self.cost} more cars" if found else "unreachable"
+        self.name = f"{ticket.label()}: {self.summary}"
+
+
+class _TicketPaths:
+    """Shortest ways to complete a player's tickets (:mod:`ttr_lab.analysis.paths`).
+
+    Own routes cost nothing; routes of other players are blocked, and so is
+    the free side of a double route when the player may not take it (own
+    partner, or the partner taken in a game too small for double routes).
+    """
+
+    def __init__(self, board: Any) -> None:
+        self._board = board
+        self._graph: Any = None
+        self._cache: dict[tuple, list[_TicketPath]] = {}
+
+    def for_player(self, g: GameState, p: int) -> list[_TicketPath]:
+        from ..analysis.paths import shortest_ticket_path
+        from ..graph import board_graph
+
+        if self._graph is None:
+            self._graph = board_graph(self._board)
+        owners = g.route_owners()
+        key = (p, tuple(sorted(owners.items())), tuple(t.id for t in g.tickets(p)))
+        if key not in self._cache:
+            close = g.num_players < g.edition.double_route_min_players
+            blocked = {r for r, o in owners.items() if o != p}
+            for r in self._board.routes:
+                partner = owners.get(r.double_of) if r.double_of is not None else None
+                if r.id not in owners and partner is not None and (partner == p or close):
+                    blocked.add(r.id)
+            owned = [r for r, o in owners.items() if o == p]
+            self._cache = {key: [_TicketPath(t, self._legs(shortest_ticket_path, t, owned, blocked))
+                                 for t in g.tickets(p)]}
+        return self._cache[key]
+
+    def _legs(self, shortest: Any, ticket: Any, owned: list[int], blocked: set[int]) -> Any:
+        """A ticket's path; a tour (three or more cities) is its legs joined."""
+        legs = [shortest(self._graph, a, b, owned=owned, blocked=blocked)
+                for a, b in zip(ticket.cities, ticket.cities[1:])]
+        if any(leg is None for leg in legs):
+            return None
+        if len(legs) == 1:
+            return legs[0]
+        routes = tuple(dict.fromkeys(r for leg in legs for r in leg.routes))
+        cost = sum(self._board.route(r).length for r in routes if r not in set(owned))
+        return SimpleNamespace(routes=routes, cost=cost)
+
+
+class PlayWidget(W.VBox):
+    """Play Ticket to Ride on a clickable board.
+
+    Parameters
+    ----------
+    edition : str or GameState
+        ``"usa"`` (or another edition name), or a game to continue.
+    players : list of names or an int
+        Seats named ``"bot"``, ``"random"`` or ``"greedy"`` are played by
+        :func:`ttr_lab.bots.make_bot`; every other seat is a person (hot-seat).
+    seed : int
+        Seeds the game's shuffles; bot ``i`` gets ``seed + i``.
+    options : dict, optional
+        Edition options (``{"variant": "1910"}``).
+    bots : dict seat -> bot, optional
+        Bots to use instead of the ones named by ``players``.
+    hide_hands : bool
+        Hot-seat: hide each hand until its owner presses "Show my hand".
+    show_paths : bool
+        Draw the shortest way to complete each of the viewer's tickets.
+    width : int
+        Board width in pixels (default 720).
+    """
+
+    def __init__(self, edition: str | GameState = "usa", **kwargs: Any) -> None:
+        _check_kwargs(type(self).__name__, kwargs, _KWARGS)
+        if isinstance(edition, GameState):
+            if "players" in kwargs or "seed" in kwargs or "options" in kwargs:
+                raise TypeError("PlayWidget(game) takes its players, seed and options from the game")
+            self.game = edition
+        else:
+            players = kwargs.get("players", ("You", "bot", "bot"))
+            self.game = new_game(edition, players if isinstance(players, int) else list(players),
+                                 seed=kwargs.get("seed", 0), **dict(kwargs.get("options") or {}))
+        g = self.game
+        self.bots: dict[int, Any] = dict(kwargs.get("bots") or {})
+        names = [n.strip().lower() for n in g.player_names]
+        if kwargs.get("bots") is None and any(n in BOT_NAMES for n in names):
+            from ..bots import make_bot
+
+            self.bots = {p: make_bot(n, seed=g.seed + p) for p, n in enumerate(names) if n in BOT_NAMES}
+        self.humans = tuple(p for p in range(g.n) if p not in self.bots)
+        self._redo: list[Move] = []
+        self._lines: list[str] = []
+        self._pending_claim: list[ClaimRoute] = []
+        self._inspected: int | None = None
+        self._last_human = self.humans[0] if self.humans else 0
+        self._revealed: int | None = None
+        self._message = ""
+        self._over = False
+        self._keep_ids: tuple[int, ...] = ()
+        self._paths = _TicketPaths(g.map)
+        self._width = int(kwargs.get("width", 720))
+        self._build(bool(kwargs.get("hide_hands")), bool(kwargs.get("show_paths")))
+        self.refresh()
+
+    # ------------------------------------------------------------------ layout
+    def _button(self, text: str, css: str, action: Any, **kw: Any) -> W.Button:
+        b = W.Button(description=text, layout=W.Layout(width="auto"), **kw).add_class(css)
+        b.on_click(lambda _b: action())
+        return b
+
+    def _build(self, hide: bool, paths: bool) -> None:
+        g = self.game
+        self.fig = go.FigureWidget(board_figure(g, width=self._width))
+        self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
+        self._status = W.HTML().add_class("ttr-status")
+        self._faceup = [self._button("", f"ttr-faceup-{i + 1}", lambda i=i: self.click_faceup(i + 1))
+                        for i in range(len(g.row))]
+        self._card_class = [""] * len(g.row)
+        self._deck = self._button("Deck", "ttr-deck", lambda: self.play_move(DrawBlind()))
+        self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
+        self._extra = W.HBox([]).add_class("ttr-extra-moves")  # stop / pass when the library offers them
+        self._pay = W.ToggleButtons(options=[], style={"button_width": "auto"}).add_class("ttr-payment")
+        self._pay_box = W.VBox([W.HTML("<b>Pay with:</b>"), self._pay, W.HBox([
+            self._button("Confirm", "ttr-confirm", self._confirm_claim, button_style="success"),
+            self._button("Cancel", "ttr-cancel", self._cancel_claim)])]).add_class("ttr-pay-box")
+        self._checks: list[W.Checkbox] = []
+        self._keep_list = W.VBox([])
+        self._keep_box = W.VBox([W.HTML("<b>Tickets to keep:</b>"), self._keep_list,
+                                 self._button("Keep", "ttr-keep", self._keep, button_style="primary")]
+                                ).add_class("ttr-keep-box")
+        self._hand = W.HTML().add_class("ttr-hand")
+        self._reveal = self._button("Show my hand", "ttr-reveal", self._reveal_hand)
+        self._tickets = W.HTML().add_class("ttr-tickets")
+        self._scores = W.HTML().add_class("ttr-scores")
+        self._undo = self._button("↶ Undo", "ttr-undo", self.undo)
+        self._redo_button = self._button("↷ Redo", "ttr-redo", self.redo)
+        self._hide = W.Checkbox(value=hide, description="hidden hands", indent=False,
+                                layout=W.Layout(width="auto")).add_class("ttr-hide")
+        self._show_paths = W.Checkbox(value=paths, description="ticket paths", indent=False,
+                                      layout=W.Layout(width="auto")).add_class("ttr-paths")
+        self._hide.observe(lambda _c: self._toggle(), "value")
+        self._show_paths.observe(lambda _c: self._toggle(), "value")
+        self._log = W.HTML().add_class("ttr-log")
+        self._outcome = W.HTML().add_class("ttr-outcome")
+        self.inspector = MoveInspector(g, on_select=self._inspect, on_play=self.play_move)
+        self._tabs = W.Tab([self._log, self.inspector, self._outcome],
+                           titles=("Log", "Legal moves", "Score breakdown"))
+        self._tabs.observe(lambda _c: self._refresh_inspector(), "selected_index")
+        side = W.VBox([self._pay_box, self._keep_box, self._hand, self._reveal, self._tickets, self._scores,
+                       W.HBox([self._undo, self._redo_button]), W.HBox([self._hide, self._show_paths])],
+                      layout=W.Layout(width="320px", margin="0 0 0 8px")).add_class("ttr-side")
+        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, self._extra]).add_class("ttr-cards")
+        super().__init__([self._status, cards, W.HBox([self.fig, side]), self._tabs])
+        self.add_class("ttr-play")
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def status(self) -> str:
+        """The prompt (what decision is due) and the last message, as text."""
+        return "\n".join(s for s in (self._prompt(), self._message) if s)
+
+    def play_move(self, move: Move | str) -> bool:
+        """Play ``move`` (a Move or its notation) for the seat to move, then let bots move.
+
+        Returns False, with the reason in :attr:`status`, if the library refuses it.
+        """
+        g = self.game
+        try:
+            move = parse_move(move) if isinstance(move, str) else move
+            line = self._describe(move)
+            g.play(move)
+        except IllegalMoveError as e:
+            return self._refuse(f"Not allowed (rule {e.rule}): {e.reason}")
+        except InvalidMoveError as e:
+            return self._refuse(f"Cannot read that move: {e}")
+        self._lines.append(line)
+        self._redo.clear()
+        self._pending_claim = []
+        self._message = line + self._run_bots()
+        self.refresh()
+        return True
+
+    def click_route(self, route_id: int) -> bool:
+        """What a click on a route's marker does: claim it (or ask how to pay)."""
+        g = self.game
+        options = [m for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == route_id]
+        if len(options) == 1:
+            return self.play_move(options[0])
+        if not options:
+            rule, reason = g.why_illegal(self._probe_claim(route_id)) or ("?", "no payment is possible")
+            return self._refuse(f"Cannot claim {self._route_name(route_id)} (rule {rule}): {reason}")
+        self._pending_claim = options
+        self._pay.options = [(cards_in_words(m.cards), i) for i, m in enumerate(options)]
+        self._pay.value = 0
+        self._message = f"{self._route_name(route_id)}: {len(options)} ways to pay; pick one and press Confirm."
+        self.refresh()
+        return True
+
+    def click_faceup(self, slot: int) -> bool:
+        """What a click on face-up card ``slot`` (1-based) does."""
+        return self.play_move(DrawFaceUp(slot))
+
+    def undo(self) -> bool:
+        """Step back to the previous decision of a person, taking back bot moves too."""
+        g = self.game
+        if not g.move_stack:
+            return self._refuse("Nothing to undo.")
+        popped = []
+        while g.move_stack:
+            popped.append(g.pop())
+            if not self.humans or (not g.is_over and g.current_player in self.humans):
+                break
+        else:  # only bot moves before this decision: put them back
+            if g.current_player not in self.humans:
+                for move in reversed(popped):
+                    g.push(move)
+                return self._refuse("Nothing to undo: no earlier decision of yours.")
+        self._redo.extend(popped)
+        self._lines = self._lines[:g.ply]
+        self._pending_claim = []
+        self._message = f"Undone: back to ply {g.ply}."
+        self.refresh(run_bots=False)
+        return True
+
+    def redo(self) -> bool:
+        """Replay the moves taken back by :meth:`undo`, up to the next person's decision."""
+        g = self.game
+        if not self._redo:
+            return self._refuse("Nothing to redo.")
+        while self._redo:
+            move = self._redo.pop()
+            self._lines.append(self._describe(move))
+            g.play(move)
+            if not self.humans or g.is_over or g.current_player in self.humans:
+                break
+        self._message = f"Redone: forward to ply {g.ply}."
+        self.refresh()
+        return True
+
+    def refresh(self, *, run_bots: bool = True) -> None:
+        """Bring every control up to date with :attr:`game` (after changing it directly)."""
+        g = self.game
+        if len(self._lines) != g.ply:  # the game was changed behind our back
+            self._lines = self._lines[:g.ply] + [str(m) for m in g.move_stack[len(self._lines):]]
+            self._redo.clear()
+        if run_bots and self.bots and not g.is_over and g.current_player in self.bots:
+            self._message += self._run_bots()
+        if not g.is_over and g.current_player in self.humans:
+            self._last_human = g.current_player
+        self._refresh_controls()
+        self._refresh_panels()
+        update_board(self.fig, g, **self._board_options())
+        self._refresh_inspector()
+
+    def __repr__(self) -> str:
+        g = self.game
+        who = " vs ".join(g.player_names)
+        return f"<PlayWidget {g.edition.name}: {who}, seed {g.seed}, ply {g.ply}, {self._short_state()}>"
+
+    # ------------------------------------------------------------------ moves
+    def _run_bots(self) -> str:
+        g, done = self.game, []
+        while not g.is_over and g.current_player in self.bots:
+            p = g.current_player
+            move = self.bots[p].choose(g.view(p))
+            line = self._describe(move)
+            g.play(move)
+            self._lines.append(line)
+            done.append(line)
+        return ("\n" + "; ".join(done)) if done else ""
+
+    def _describe(self, move: Move) -> str:
+        g = self.game
+        name = g.player_names[g.current_player]
+        if isinstance(move, KeepTickets):  # which tickets is private
+            return f"{name} kept {len(move.tickets)} ticket{'s' if len(move.tickets) != 1 else ''}"
+        return f"{name}: {g.describe(move)}"
+
+    def _refuse(self, text: str) -> bool:
+        self._message = "⚠ " + text
+        self._status.value = self._status_html()
+        return False
+
+    def _probe_claim(self, route_id: int) -> ClaimRoute:
+        """A payment to ask ``why_illegal`` about: the route's colour (or the
+        commonest colour) from the hand, then wilds, so the reason is useful."""
+        g = self.game
+        if not g.map.has_route(route_id):
+            return ClaimRoute(route_id, ())
+        route, hand = g.map.route(route_id), g.hand(g.current_player)
+        wild = g.card_name(g.edition.wild_cards[0])
+        colours = {c: k for c, k in hand.items() if c != wild}
+        colour = route.color
+        if colour == "gray" and colours:  # any one colour will do: try the commonest
+            colour = max(colours, key=colours.get)
+        k = min(colours.get(colour, 0), route.length)
+        w = min(hand.get(wild, 0), route.length - k)
+        return ClaimRoute(route_id, tuple(sorted(c for c in ((colour, k), (wild, w)) if c[1])))
+
+    def _route_name(self, route_id: int) -> str:
+        m = self.game.map
+        return f"{m.route(route_id).label()} (route {route_id})" if m.has_route(route_id) else f"route {route_id}"
+
+    def _on_route_click(self, trace: Any, points: Any, state: Any) -> None:
+        if points.point_inds:
+            self.click_route(route_at(self.fig, points.point_inds[0]))
+
+    def _confirm_claim(self) -> bool:
+        if not self._pending_claim:
+            return self._refuse("No claim to confirm: click a route first.")
+        return self.play_move(self._pending_claim[self._pay.value or 0])
+
+    def _cancel_claim(self) -> None:
+        self._pending_claim = []
+        self._message = "Claim cancelled."
+        self.refresh()
+
+    def _keep(self) -> bool:
+        return self.play_move(KeepTickets(tuple(sorted(c._ticket_id for c in self._checks if c.value))))
+
+    def _extra_moves(self) -> list[Move]:
+        """Legal moves without a button of their own (stop drawing, pass)."""
+        return [m for m in self.game.legal_moves
+                if not isinstance(m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets))]
+
+    # ------------------------------------------------------------------ views
+    def _viewer(self) -> int:
+        g = self.game
+        return g.current_player if not g.is_over and g.current_player in self.humans else self._last_human
+
+    def _hand_visible(self) -> bool:
+        return not self._hide.value or self._revealed == self._viewer()
+
+    def _reveal_hand(self) -> None:
+        self._revealed = self._viewer()
+        self.refresh()
+
+    def _toggle(self) -> None:
+        self._revealed = None
+        self.refresh()
+
+    def _inspect(self, route_id: int | None) -> None:
+        if route_id == self._inspected:
+            return
+        self._inspected = route_id
+        update_board(self.fig, self.game, **self._board_options())
+
+    def _short_state(self) -> str:
+        g = self.game
+        if g.is_over:
+            return "game over"
+        name = g.player_names[g.current_player]
+        keep = g.phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS)
+        return f"{name} to {'keep tickets' if keep else 'play'}"
+
+    def _prompt(self) -> str:
+        g = self.game
+        if g.is_over:
+            out = g.outcome()
+            return f"Game over. Winner: {' and '.join(g.player_names[w] for w in out.winners)}."
+        keep = [len(m.tickets) for m in g.legal_moves if isinstance(m, KeepTickets)]
+        text = _PROMPTS.get(g.phase, "{name}: " + g.phase.name.lower().replace("_", " "))
+        return text.format(name=g.player_names[g.current_player], k=min(keep, default=0))
+
+    def _status_html(self) -> str:
+        msg = html.escape(self._message).replace("\n", "<br>")
+        cls = "ttr-error" if self._message.startswith("⚠") else "ttr-message"
+        return f'<div class="ttr-prompt"><b>{html.escape(self._prompt())}</b></div>' + \
+               (f'<div class="{cls}">{msg}</div>' if msg else "")
+
+    def _board_options(self) -> dict[str, Any]:
+        g = self.game
+        lit = {m.route for m in self._pending_claim}
+        if self._inspected is not None:
+            lit.add(self._inspected)
+        opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width}
+        if self._show_paths.value and self._hand_visible():
+            found = self._paths.for_player(g, self._viewer())
+            opts["paths"] = [p for p in found if p.cost]  # finished tickets need no path
+            opts["tickets"] = [p.ticket for p in found]
+        return opts
+
+    def _refresh_controls(self) -> None:
+        g = self.game
+        for i, (button, card) in enumerate(zip(self._faceup, g.row)):
+            fill, ink = _card_look(card)
+            button.description = card or "—"
+            button.style.button_color, button.style.text_color = fill, ink
+            if self._card_class[i]:
+                button.remove_class(self._card_class[i])
+            self._card_class[i] = f"ttr-card-{card or 'empty'}"
+            button.add_class(self._card_class[i])
+        self._deck.description = f"Deck ({g.deck_size()})"
+        self._draw_tickets.description = f"Draw tickets ({g.ticket_deck_size})"
+        extra = self._extra_moves() if not g.is_over else []
+        if [b.description for b in self._extra.children] != [str(m) for m in extra]:
+            self._extra.children = [self._button(str(m), f"ttr-move-{str(m).split()[0]}",
+                                                 lambda m=m: self.play_move(m)) for m in extra]
+        self._undo.disabled = not g.move_stack
+        self._redo_button.disabled = not self._redo
+        self._pay_box.layout.display = "flex" if self._pending_claim else "none"
+        choosing = g.phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS) and g.current_player in self.humans
+        self._keep_box.layout.display = "flex" if choosing and self._hand_visible() else "none"
+        ids = tuple(t.id for t in g.pending_tickets) if choosing else ()
+        if ids != self._keep_ids:  # a new choice: fresh boxes, all ticked
+            self._keep_ids = ids
+            self._checks = []
+            for t in g.pending_tickets if choosing else ():
+                box = W.Checkbox(value=True, description=f"{t.label()} ({t.points})", indent=False,
+                                 layout=W.Layout(width="auto")).add_class(f"ttr-ticket-{t.id}")
+                box._ticket_id = t.id
+                self._checks.append(box)
+            self._keep_list.children = self._checks
+        self._status.value = self._status_html()
+
+    def _refresh_panels(self) -> None:
+        g = self.game
+        p = self._viewer()
+        name = html.escape(g.player_names[p])
+        visible = self._hand_visible()
+        self._reveal.layout.display = "none" if visible else "flex"
+        if visible:
+            self._hand.value = (f"<b>Hand of {name}</b>: {g.hand_size(p)} cards<br>"
+                                f"{_chips(g.hand(p)) or '<i>no cards</i>'}")
+            self._tickets.value = self._tickets_html(p)
+        else:
+            self._hand.value = f"<b>Hand of {name}</b>: {g.hand_size(p)} cards (hidden)"
+            self._tickets.value = f"<b>Tickets of {name}</b>: {len(g.tickets(p))} (hidden)"
+        rows = []
+        for q, who in enumerate(g.player_names):
+            mark = "▶" if q == g.current_player and not g.is_over else ""
+            colour = PLAYER_COLORS[q % len(PLAYER_COLORS)]
+            kind = "bot" if q in self.bots else "person"
+            rows.append(f'<tr><td>{mark}</td><td style="color:{colour};font-weight:bold">{html.escape(who)}</td>'
+                        f"<td>{kind}</td><td>{g.scores[q]}</td><td>{g.pieces(q)}</td><td>{g.hand_size(q)}</td>"
+                        f"<td>{len(g.tickets(q))}</td></tr>")
+        turns = "" if g.final_turns_left is None else f"<br><b>Final round:</b> {g.final_turns_left} turns left"
+        self._scores.value = ("<table><tr><th></th><th>player</th><th></th><th>score</th><th>trains</th>"
+                              f"<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}")
+        lines = [html.escape(s) for s in self._lines[-12:]]
+        start = len(self._lines) - len(lines) + 1
+        self._log.value = "<ol start='%d' style='margin:0'>%s</ol>" % (
+            start, "".join(f"<li>{s}</li>" for s in lines)) if lines else "<i>no moves yet</i>"
+        self._outcome.value = (f"<pre>{html.escape(str(g.outcome()))}</pre>" if g.is_over else
+                               "<i>The full breakdown appears here when the game ends.</i>")
+        if g.is_over != self._over:  # show the breakdown when the game ends
+            self._over = g.is_over
+            self._tabs.selected_index = 2 if g.is_over else 0
+
+    def _tickets_html(self, p: int) -> str:
+        g = self.game
+        name = html.escape(g.player_names[p])
+        results = ticket_status(g, p)
+        costs = {t.ticket.id: t for t in self._paths.for_player(g, p)} if self._show_paths.value else {}
+        items = []
+        for r in results:
+            mark = '<span style="color:#2e7d32">✔ hit</span>' if r.completed else \
+                '<span style="color:#c62828">✘ miss</span>'
+            extra = ""
+            if r.ticket.id in costs and not r.completed:
+                extra = f" — {costs[r.ticket.id].summary}"
+            items.append(f"<li>{mark} {html.escape(r.ticket.label())} ({r.ticket.points}){html.escape(extra)}</li>")
+        body = f"<ul style='margin:0'>{''.join(items)}</ul>" if items else " <i>none yet</i>"
+        return f"<b>Tickets of {name}</b>:{body}"
+
+    def _refresh_inspector(self) -> None:
+        if self._tabs.selected_index == 1:
+            self.inspector.refresh()
+
+
+def play(edition: str | GameState = "usa", *, players: Sequence[str] | int = ("You", "bot", "bot"),
+         seed: int = 0, **kwargs: Any) -> PlayWidget:
+    """One line to play: ``ttr_lab.play("usa", players=["You", "bot"], seed=7)``.
+
+    Takes the same keyword arguments as :class:`PlayWidget`.
+    """
+    if isinstance(edition, GameState):
+        return PlayWidget(edition, **kwargs)
+    return PlayWidget(edition, players=players, seed=seed, **kwargs)
