@@ -582,11 +582,15 @@ class GameState:
         """Hook: groups for edition actions (stations, harbors, exchanges)."""
         return []
 
-    def _claimable(self, p: int, ri: int) -> tuple[str, str] | None:
-        """Why route index ``ri`` cannot be claimed by ``p`` now, ignoring cards."""
+    def route_open_to(self, route_id: int, player: int) -> bool:
+        """Whether ``player`` could ever still claim this route: it is free and
+        the double-route rule allows it (cards and pieces aside).  Analysis
+        uses this to know which routes a ticket path may still take."""
+        ri = self.edition.route_index[route_id]
+        return self._owners[ri] < 0 and self._double_rule(player, ri) is None
+
+    def _double_rule(self, p: int, ri: int) -> tuple[str, str] | None:
         ed = self.edition
-        if self._owners[ri] >= 0:
-            return (R_CLAIM, f"route {ed.routes[ri].id} ({ed.route_labels[ri]}) is already claimed")
         partner = ed.route_partner[ri]
         if partner >= 0:
             po = self._owners[partner]
@@ -594,6 +598,16 @@ class GameState:
                 return (R_CLAIM, f"with {self.n} players only one route of a double route is used, and the other is claimed")
             if po == p:
                 return (R_CLAIM, "no player may own both routes of a double route")
+        return None
+
+    def _claimable(self, p: int, ri: int) -> tuple[str, str] | None:
+        """Why route index ``ri`` cannot be claimed by ``p`` now, ignoring cards."""
+        ed = self.edition
+        if self._owners[ri] >= 0:
+            return (R_CLAIM, f"route {ed.routes[ri].id} ({ed.route_labels[ri]}) is already claimed")
+        why = self._double_rule(p, ri)
+        if why:
+            return why
         if self._pieces_for_route(p, ri) < ed.route_length[ri]:
             return (R_CLAIM, f"not enough pieces: route needs {ed.route_length[ri]}, player has {self._pieces_for_route(p, ri)}")
         return None
