@@ -283,3 +283,23 @@ def test_player_with_no_legal_action_passes_and_a_full_round_of_passes_ends_the_
     assert g.current_player == 1 and not g.is_over
     with pytest.raises(IllegalMoveError, match="only when no action is legal"):
         g.play(ttr_lab.Pass())
+
+
+@pytest.mark.parametrize("text", ["pass", "faceup 3", "faceup 2 refill ships", "blind", "blind ships", "stop",
+                                  "claim 57 loco:1 red:2", "tickets", "keep", "keep 3 17", "station Wien loco:1 red:1",
+                                  "tunnel pay red:1", "tunnel decline", "harbor Lagos red-anchor:2", "exchange trains 3",
+                                  "pieces 20"])
+def test_notation_round_trips(text):
+    move = ttr_lab.parse_move(text)
+    assert str(move) == text
+    assert ttr_lab.parse_move(str(move)) == move
+    assert eval(repr(move), vars(ttr_lab)) == move  # repr is code (trusted test input only)
+
+
+@pytest.mark.parametrize("text, message", [("", "empty move text"), ("claim x red:1", "bad number"),
+                                           ("claim 5", "a claim needs cards"), ("claim 5 red", "bad card token"),
+                                           ("faceup 0", "numbered from 1"), ("keep 3 3", "named twice"),
+                                           ("dance", "unknown move 'dance'")])
+def test_bad_notation_is_rejected_with_the_text(text, message):
+    with pytest.raises(ttr_lab.InvalidMoveError, match=message):
+        ttr_lab.parse_move(text)

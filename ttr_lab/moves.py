@@ -322,7 +322,7 @@ class KeepTickets(Move):
         return (self.tickets,)
 
     def __str__(self) -> str:
-        return "keep " + " ".join(str(t) for t in self.tickets)
+        return " ".join(["keep", *map(str, self.tickets)])
 
 
 _CITY_AND_CARDS = re.compile(r"^(?P<city>.+?)((?:\s+[a-z][a-z0-9_+\-]*:\d+)+)$")
@@ -383,7 +383,7 @@ def parse_move(text: str) -> Move:
             if not rest:
                 raise InvalidMoveError(f"a claim needs cards, e.g. 'claim 5 red:2', in {text!r}")
             return ClaimRoute(route, cards_from_text(rest, text), label)
-        if verb == "keep" and args:
+        if verb == "keep":
             ids = [int(a) for a in args]
             if len(set(ids)) != len(ids):
                 raise InvalidMoveError(f"a ticket is named twice in {text!r}")
