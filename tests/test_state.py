@@ -1,5 +1,6 @@
-"""Invariants of the game state over random seeded games (hypothesis), the
-legal-move view, undo, copies, views and errors."""
+"""The game state on USA: illegal moves, the legal-move view, golden counts,
+copies, views, options and errors.  The invariants every edition shares are
+in ``test_properties.py``."""
 
 from __future__ import annotations
 
@@ -39,78 +40,6 @@ def card_total(g: ttr_lab.GameState) -> int:
     n = sum(len(v) for v in d["decks"].values()) + sum(len(v) for v in d["discards"].values())
     n += sum(1 for c in d["row"] if c is not None)
     return n + sum(sum(h.values()) for h in d["hands"])
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
-def test_random_game_conserves_everything_and_terminates(seed, players):
-    g = ttr_lab.new_game("usa", players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(5000):
-        if g.is_over:
-            break
-        assert card_total(g) == 110
-        for p in range(players):
-            placed = sum(g.map.route(r).length for r in g.routes_of(p))
-            assert g.pieces(p) + placed == 45
-            assert g.score(p) == route_points(g, p)
-        assert g.problems() == []
-        lm = g.legal_moves
-        g.push(lm[rng.randrange(len(lm))])
-    assert g.is_over, "a random game always terminates"
-    assert g.problems() == []
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 250))
-def test_every_legal_move_push_pop_restores_the_exact_state(seed, players, plies):
-    g = random_game(seed, players, plies)
-    before = snapshot(g)
-    text = dumps(g.to_dict())
-    moves = list(g.legal_moves)
-    assert moves == sorted(moves), "legal moves are sorted"
-    assert len(moves) == g.legal_moves.count() == len(set(moves))
-    for m in moves:
-        assert g.why_illegal(m) is None
-        g.push(m)
-        g.pop()
-        assert snapshot(g) == before
-    assert dumps(g.to_dict()) == text
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 300))
-def test_position_json_round_trip_is_identical(seed, players, plies):
-    g = random_game(seed, players, plies)
-    text = dumps(g.to_dict())
-    again = ttr_lab.GameState.from_dict(json.loads(text))
-    assert dumps(again.to_dict()) == text
-    assert snapshot(again) == snapshot(g)
-    # the restored position plays on exactly like the original
-    rng1, rng2 = random.Random(1), random.Random(1)
-    for _ in range(30):
-        if g.is_over:
-            break
-        m1 = g.legal_moves[rng1.randrange(len(g.legal_moves))]
-        m2 = again.legal_moves[rng2.randrange(len(again.legal_moves))]
-        assert m1 == m2
-        g.push(m1)
-        again.push(m2)
-    assert snapshot(again) == snapshot(g)
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
-def test_replay_is_deterministic_and_undo_goes_all_the_way_back(seed, players):
-    g = random_game(seed, players)
-    rec = Record.from_state(g)
-    replayed = rec.replay()
-    assert dumps(replayed.to_dict()) == dumps(g.to_dict())
-    assert Record.loads(rec.dumps()).dumps() == rec.dumps()
-    start = ttr_lab.new_game("usa", players=players, seed=seed)
-    while g.move_stack:
-        g.pop()
-    assert snapshot(g) == snapshot(start)
 
 
 @SETTINGS
