@@ -122,7 +122,7 @@ def board_graph(map_or_edition: Any) -> nx.MultiGraph:
     Returns
     -------
     networkx.MultiGraph
-        Nodes in map order (every city, even one without routes); edges in
+        Nodes in map order (every city, even one without routes); edges added in
         route order, keyed by route id.  ``G.graph["map"]`` is the map id.
 
     Examples
@@ -171,7 +171,7 @@ def routes_graph(map_or_edition: Any, route_ids: Iterable[int]) -> nx.MultiGraph
     -------
     networkx.MultiGraph
         Only the cities touched by those routes (with the same attributes as
-        in :func:`board_graph`), edges in the order given.
+        in :func:`board_graph`), edges added in the order given.
 
     Raises
     ------

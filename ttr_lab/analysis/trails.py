@@ -7,17 +7,21 @@ fast core used by game scoring; :func:`longest_trail` is its networkx front
 end.  :func:`cut_routes`, :func:`odd_degree_cities` and
 :func:`euler_trail_exists` support the graph-theory lessons.
 
-How the search is kept small (each step is proved in the comments below):
+How :func:`longest_trail_edges` stays fast (the proofs are in the private
+helpers' docstrings):
 
-1. Components are solved separately, biggest total length first, and a
-   component whose total cannot beat the best found so far is skipped.
-2. A component with 0 or 2 odd-degree cities has an Euler trail: the answer
-   is the whole component, found by Hierholzer's algorithm, no search.
-3. Otherwise a longest trail runs between two odd-degree cities, so cities of
-   degree 2 are contracted away and the depth-first search starts only at
-   odd-degree cities (all but the last one, by symmetry).
-4. The search prunes with a parity bound: the routes left unused must fix
-   the parity of every odd city except the two trail ends.
+1. Components are solved separately, biggest total first; a component whose
+   total cannot beat the best so far is skipped.
+2. A component with 0 or 2 odd-degree cities is one Euler trail (Hierholzer).
+3. Otherwise a longest trail joins two odd cities and the routes it leaves
+   out form a T-join, so *total - cheapest T-join* bounds it (Edmonds and
+   Johnson: a cheapest T-join pairs the odd cities by shortest paths).
+   Cities of degree 2 are contracted away first.  If removing a cheapest
+   T-join leaves the network connected, its Euler trail is optimal; this
+   settles most real networks.
+4. Else a branch-and-bound search over trails from odd cities closes the
+   gap, pruned by the same T-join bound on the routes still unused and by a
+   table of visited states (bitmask of used routes).
 
 Examples
 --------
@@ -45,6 +49,8 @@ __all__ = [
 
 # An internal edge: (end a, end b, weight, route ids in order from a to b).
 _Edge = tuple[int, int, Any, tuple]
+
+_INF = float("inf")
 
 
 class _Done(Exception):
@@ -125,79 +131,82 @@ def _relabel(edges: list[_Edge], odd: list[int]) -> tuple[list[_Edge], list[int]
     return [(ids[a], ids[b], w, s) for a, b, w, s in edges], [ids[v] for v in odd], len(ids)
 
 
-def _min_tjoin(edges: list[_Edge], n: int, odd: list[int]) -> tuple[Any, int]:
-    """Cheapest route set R whose odd cities are ``odd`` but at most two.
+class _Graph:
+    """A contracted component, cities numbered 0..n-1, with the distance
+    tools behind the T-join bounds."""
 
-    A T-join of least weight is a union of shortest paths pairing up T
-    (Edmonds & Johnson), so: Dijkstra from every odd city, then an exact
-    bitmask DP over pairings that may leave two cities free.  Returns the
-    weight and R as a bitmask of edge indices.
-    """
-    adj: list[list[tuple[int, int, Any]]] = [[] for _ in range(n)]
-    for i, (a, b, w, _s) in enumerate(edges):
-        if a != b:
-            adj[a].append((i, b, w))
-            adj[b].append((i, a, w))
-    dist, pred = [], []
-    for src in odd:
-        d: list[Any] = [None] * n
-        p = [-1] * n
+    def __init__(self, edges: list[_Edge], n: int) -> None:
+        self.edges, self.n = edges, n
+        self.adj: list[list[tuple[int, int, Any]]] = [[] for _ in range(n)]
+        for i, (a, b, w, _s) in enumerate(edges):
+            if a != b:
+                self.adj[a].append((i, b, w))
+                self.adj[b].append((i, a, w))
+        self.dist: list[Any] = [None] * n  # rows filled on demand
+        self.pred: list[Any] = [None] * n
+        self.memo: dict[int, tuple[Any, int]] = {}
+
+    def dijkstra(self, src: int) -> None:
+        d: list[Any] = [_INF] * self.n
+        p = [-1] * self.n
         d[src] = 0
         heap = [(0, src)]
         while heap:
             dv, v = heappop(heap)
             if dv > d[v]:
                 continue
-            for ei, o, w in adj[v]:
+            for ei, o, w in self.adj[v]:
                 nd = dv + w
-                if d[o] is None or nd < d[o]:
+                if nd < d[o]:
                     d[o] = nd
                     p[o] = ei
                     heappush(heap, (nd, o))
-        dist.append([d[t] for t in odd])
-        pred.append(p)
-    memo: dict[int, tuple[Any, int]] = {}
+        self.dist[src], self.pred[src] = d, p
 
-    def best(mask: int, free: int) -> Any:
+    def match(self, mask: int, free: int) -> Any:
+        """Cheapest pairing of the cities in ``mask`` by shortest paths,
+        leaving at most ``free`` of them unpaired (exact bitmask DP)."""
         key = mask << 2 | free
-        if key in memo:
-            return memo[key][0]
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
         if not mask:
             return 0
         low = mask & -mask
         i = low.bit_length() - 1
         rest = mask ^ low
-        val, pick = (best(rest, free - 1), -1) if free else (None, -1)
-        row, m = dist[i], rest
+        val, pick = (self.match(rest, free - 1), -1) if free else (_INF, -1)
+        row, m = self.dist[i], rest
         while m:
             b = m & -m
             m ^= b
             j = b.bit_length() - 1
-            sub = best(rest ^ b, free)
-            if sub is not None and (val is None or row[j] + sub < val):
-                val, pick = row[j] + sub, j
-        memo[key] = (val, pick)
+            cand = row[j] + self.match(rest ^ b, free)
+            if cand < val:
+                val, pick = cand, j
+        self.memo[key] = (val, pick)
         return val
 
-    full = (1 << len(odd)) - 1
-    cost = best(full, 2)
-    removed, mask, free = 0, full, 2
-    while mask:  # replay the DP choices, XOR-ing in the shortest paths
-        low = mask & -mask
-        i = low.bit_length() - 1
-        j = memo[mask << 2 | free][1]
-        mask ^= low
-        if j < 0:
-            free -= 1
-            continue
-        mask ^= 1 << j
-        v = odd[j]
-        while v != odd[i]:
-            ei = pred[i][v]
-            removed ^= 1 << ei
-            a, b = edges[ei][0], edges[ei][1]
-            v = a if b == v else b
-    return cost, removed
+    def tjoin(self, mask: int, free: int) -> int:
+        """The routes (a bitmask of edge indices) of the pairing found by
+        :meth:`match`: the symmetric difference of its shortest paths."""
+        removed = 0
+        while mask:
+            low = mask & -mask
+            i = low.bit_length() - 1
+            j = self.memo[mask << 2 | free][1]
+            mask ^= low
+            if j < 0:
+                free -= 1
+                continue
+            mask ^= 1 << j
+            v = j
+            while v != i:
+                ei = self.pred[i][v]
+                removed ^= 1 << ei
+                a, b = self.edges[ei][0], self.edges[ei][1]
+                v = a if b == v else b
+        return removed
 
 
 def _pieces(edges: list[_Edge], n: int) -> list[list[_Edge]]:
@@ -228,61 +237,74 @@ def _euler_piece(edges: list[_Edge]) -> tuple[Any, tuple]:
     return sum(e[2] for e in edges), _euler(edges, odd[0] if odd else edges[0][0])
 
 
-def _search(edges: list[_Edge], n: int, starts: list[int], upper: Any,
-            best: tuple[Any, tuple]) -> tuple[Any, tuple]:
-    """Branch and bound over trails from ``starts``, beating ``best``."""
-    adj: list[list[tuple[int, int, Any, int]]] = [[] for _ in range(n)]
-    par = [0] * n  # parity of unused degree (loops never change it)
-    for i, (a, b, w, _s) in enumerate(edges):
-        adj[a].append((1 << i, b, w, i))
+def _search(g: _Graph, starts: list[tuple[Any, int]], best: tuple[Any, tuple]) -> tuple[Any, tuple]:
+    """Branch and bound over trails beating ``best``.
+
+    ``starts`` holds ``(upper, city)`` pairs, best first: no trail from
+    ``city`` is longer than ``upper``.  Bound: at a trail ending at c with
+    unused routes U, let F be the rest of the trail (ending at e) and R = U - F
+    the routes never used.  odd(R) = odd(U) xor odd(F), and odd(F) is empty
+    or {c, e}.  In every case odd(R) is X = odd(U) xor {c} give or take one
+    city, so w(R) >= cheapest pairing of X leaving one city free, with
+    distances of the whole component (shortest paths in U are no shorter).
+    From one start, the routes used determine the current city (the odd
+    cities of a trail are its two ends), so ``used`` alone keys the table of
+    visited states.
+    """
+    for v in range(g.n):
+        if g.dist[v] is None:
+            g.dijkstra(v)
+    adj: list[list[tuple[int, int, Any, int, int]]] = [[] for _ in range(g.n)]
+    odd_mask = 0
+    for i, (a, b, w, _s) in enumerate(g.edges):
+        flip = 0 if a == b else (1 << a | 1 << b)
+        odd_mask ^= flip
+        adj[a].append((1 << i, b, w, i, flip))
         if a != b:
-            adj[b].append((1 << i, a, w, i))
-            par[a] ^= 1
-            par[b] ^= 1
+            adj[b].append((1 << i, a, w, i, flip))
     for lst in adj:
         lst.sort(key=lambda t: (-t[2], t[3]))  # long routes first: good trails early
-    wmin = min(e[2] for e in edges)
-    total = sum(e[2] for e in edges)
+    memo, match = g.memo, g.match
     best_len = [best[0]]
     best_path: list[list[tuple[int, int]]] = [[]]
     path: list[tuple[int, int]] = []
-    odd_cnt = [sum(par)]
+    upper = [None]
+    seen: set[int] = set()
 
-    def dfs(c: int, used: int, cur: Any, rem: Any) -> None:
+    def dfs(c: int, used: int, cur: Any, rem: Any, om: int) -> None:
         if cur > best_len[0]:
             best_len[0] = cur
             best_path[0] = path[:]
-            if cur >= upper:
+            if cur >= upper[0]:
                 raise _Done
-        # Unused routes left behind must fix the parity of every odd city
-        # but c and the trail's end: at least (odd_others // 2) routes.
-        if cur + rem - ((odd_cnt[0] - par[c]) >> 1) * wmin <= best_len[0]:
+        if used in seen:  # from one start, the routes used fix where we are
             return
-        for bit, o, w, ei in adj[c]:
+        seen.add(used)
+        key = (om ^ 1 << c) << 2 | 1
+        hit = memo.get(key)
+        need = hit[0] if hit is not None else match(key >> 2, 1)
+        if cur + rem - need <= best_len[0]:
+            return
+        for bit, o, w, ei, flip in adj[c]:
             if used & bit:
                 continue
             path.append((ei, c))
-            if o != c:
-                par[c] ^= 1
-                par[o] ^= 1
-                d = (2 * par[c] - 1) + (2 * par[o] - 1)
-                odd_cnt[0] += d
-                dfs(o, used | bit, cur + w, rem - w)
-                odd_cnt[0] -= d
-                par[c] ^= 1
-                par[o] ^= 1
-            else:
-                dfs(c, used | bit, cur + w, rem - w)
+            dfs(o, used | bit, cur + w, rem - w, om ^ flip)
             path.pop()
 
-    try:
-        for s in starts:
-            dfs(s, 0, 0, total)
-    except _Done:
-        pass
+    total = sum(e[2] for e in g.edges)
+    for ub, s in starts:
+        if ub <= best_len[0]:
+            break
+        upper[0] = ub
+        seen.clear()
+        try:
+            dfs(s, 0, 0, total, odd_mask)
+        except _Done:
+            pass
     if best_len[0] == best[0]:
         return best
-    seq = tuple(rid for ei, c in best_path[0] for rid in _oriented(edges[ei], c))
+    seq = tuple(rid for ei, c in best_path[0] for rid in _oriented(g.edges[ei], c))
     return best_len[0], seq
 
 
@@ -296,9 +318,10 @@ def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
     better, so T covers the whole component, which is then all-even.  Hence:
     0 odd cities → Euler circuit; 2 → Euler trail; more → T is open between
     two odd cities, and the unused routes R = E - T have every other odd city
-    as an odd city: R is a T-join, so w(T) <= total - (cheapest T-join).
-    When removing a cheapest T-join leaves the network connected, its Euler
-    trail meets that bound; otherwise a search closes the gap.
+    as an odd city: R is a T-join, so w(T) <= total - (cheapest T-join).  A
+    cheapest T-join is a cheapest pairing by shortest paths (Edmonds and
+    Johnson).  When removing one leaves the network connected, its Euler
+    trail meets the bound; otherwise a search closes the gap.
     """
     deg: dict[int, int] = {}
     for a, b, _w, _s in edges:
@@ -308,18 +331,24 @@ def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
     if len(odd) <= 2:
         return _euler_piece(edges)
     edges, odd, n = _relabel(_contract(edges), odd)
-    cost, removed = _min_tjoin(edges, n, odd)
+    g = _Graph(edges, n)
+    for v in odd:
+        g.dijkstra(v)
+    odd_mask = sum(1 << v for v in odd)
+    cost = g.match(odd_mask, 2)
+    removed = g.tjoin(odd_mask, 2)
     kept = [e for i, e in enumerate(edges) if not removed >> i & 1]
     pieces = _pieces(kept, n)
     if len(pieces) == 1:
-        found = _euler_piece(kept)
-    else:  # the bound may be out of reach: search, starting from the best piece
-        first = (edges[0][2], edges[0][3])  # any single edge is a trail
-        incumbent = max([first, *(_euler_piece(p) for p in pieces)], key=lambda t: t[0])
-        total = sum(e[2] for e in edges)
-        # a trail ending at odd[-1] is found from its other end
-        found = _search(edges, n, odd[:-1], total - cost, incumbent)
-    return found
+        return _euler_piece(kept)
+    # The bound may be out of reach: search, starting from the best piece.
+    first = (edges[0][2], edges[0][3])  # any single edge is a trail
+    incumbent = max([first, *(_euler_piece(p) for p in pieces)], key=lambda t: t[0])
+    total = sum(e[2] for e in edges)
+    # Most promising start first; a trail ending at the last start is found
+    # from its other end, so the last one is dropped.
+    starts = sorted(((total - g.match(odd_mask ^ 1 << v, 1), -v, v) for v in odd), reverse=True)
+    return _search(g, [(ub, v) for ub, _i, v in starts[:-1]], incumbent)
 
 
 def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]]) -> tuple[Any, tuple]:
@@ -370,7 +399,11 @@ def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]
             rid, u, v, w = item
         except (TypeError, ValueError):
             raise ValueError(f"expected (route_id, u, v, length), got {item!r}") from None
-        if not w >= 0:
+        try:
+            valid = w >= 0
+        except TypeError:
+            valid = False
+        if not valid:
             raise ValueError(f"route {rid!r} has a negative or invalid length {w!r}")
         for city in (u, v):
             if city not in vid:
@@ -388,7 +421,7 @@ def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]
     best: tuple[Any, tuple] = (-1, ())
     for comp in comps:
         if sum(e[2] for e in comp) <= best[0]:
-            continue
+            break  # this part, and every smaller one, cannot do better
         found = _solve_component(comp)
         if found[0] > best[0]:
             best = found
@@ -396,6 +429,7 @@ def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]
 
 
 def _edge_list(G: nx.Graph, weight: str) -> list[tuple[Any, Any, Any, Any]]:
+    """``(route_id, u, v, length)`` for every edge of ``G``."""
     if G.is_multigraph():
         return [(d.get("route", k), u, v, d.get(weight, 1)) for u, v, k, d in G.edges(keys=True, data=True)]
     return [(d.get("route", (u, v)), u, v, d.get(weight, 1)) for u, v, d in G.edges(data=True)]
@@ -471,6 +505,15 @@ def cut_routes(G: nx.Graph) -> list:
 def odd_degree_cities(G: nx.Graph) -> list:
     """Cities with an odd number of route ends (a loop counts twice).
 
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.MultiGraph
+
+    Returns
+    -------
+    list
+        The cities, sorted by name.
+
     Examples
     --------
     >>> G = nx.MultiGraph([("A", "B"), ("B", "C"), ("C", "A"), ("C", "D")])
@@ -481,9 +524,18 @@ def odd_degree_cities(G: nx.Graph) -> list:
 
 
 def euler_trail_exists(G: nx.Graph) -> bool:
-    """Whether one trail can use every route: all routes in one connected
-    piece, and 0 or 2 cities of odd degree.  Isolated cities are ignored and
-    a graph without routes has the empty trail.
+    """Whether one trail can use every route (Euler's theorem).
+
+    Parameters
+    ----------
+    G : networkx.Graph or networkx.MultiGraph
+
+    Returns
+    -------
+    bool
+        True when all routes lie in one connected piece with 0 or 2 cities of
+        odd degree.  Isolated cities are ignored; a graph without routes has
+        the empty trail.
 
     Examples
     --------
