@@ -43,6 +43,14 @@ def main() -> None:
     fig = board_figure(game, tickets=tickets, title="ttr_lab: a USA game after 150 moves (Ada's tickets starred)")
     screenshot(fig, HERE / "board-usa.png")
     print("wrote", HERE / "board-usa.png")
+    for edition, name in (("europe", "board-europe.png"), ("rails_and_sails", "board-world.png")):
+        game = ttr_lab.new_game(edition, players=3, seed=4)
+        bots = [make_bot("greedy", seed=i) for i in range(3)]
+        while not game.is_over and game.ply < 160:
+            p = game.current_player
+            game.play(bots[p].choose(game.view(p)))
+        screenshot(board_figure(game, title=f"ttr_lab: {game.edition.title} after 160 moves"), HERE / name)
+        print("wrote", HERE / name)
 
 
 if __name__ == "__main__":

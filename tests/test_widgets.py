@@ -381,46 +381,47 @@ def test_inspector_stands_alone():
 
 # --------------------------------------------------------------------------- ticket paths
 
-def test_ticket_paths_use_the_analysis_module(w, monkeypatch):
-    """The wiring, with a stand-in for ttr_lab.analysis.paths: own routes are
-    passed as owned, the others' routes as blocked; a None is "unreachable"."""
-    import sys
-    import types
+def test_ticket_paths_toggle_draws_the_cheapest_paths(w):
+    from ttr_lab.analysis.position import route_access, ticket_paths
 
-    calls = []
-
-    def shortest_ticket_path(G, a, b, *, owned=(), blocked=()):
-        calls.append((a, b, set(owned), set(blocked)))
-        if len(calls) % 2 == 0:
-            return None
-        return types.SimpleNamespace(cities=(a, b), routes=(1,), cost=2, new_routes=(1,))
-
-    monkeypatch.setitem(sys.modules, "ttr_lab.analysis.paths",
-                        types.SimpleNamespace(shortest_ticket_path=shortest_ticket_path))
     g = w.game
     w.click_route(next(r for r, n in claim_options(g).items() if n == 1))
-    mine, theirs = set(g.routes_of(0)), set(g.routes_of(1))
     find(w, "ttr-paths").value = True
-    assert calls and all(c[2] == mine and theirs <= c[3] and not (mine & c[3]) for c in calls)
-    names = [t.name for t in w.fig.data]
-    first = g.tickets(0)[0]
-    assert f"{first.label()}: 2 more cars" in names and "tickets" in names
-    text = find(w, "ttr-tickets").value
-    assert "2 more cars" in text and "unreachable" in text
-    find(w, "ttr-paths").value = False
-    assert "tickets" not in [t.name for t in w.fig.data]
-
-
-def test_ticket_paths_toggle_draws_paths(w):
-    pytest.importorskip("ttr_lab.analysis.paths")
-    find(w, "ttr-paths").value = True
-    names = [t.name for t in w.fig.data]
-    assert "tickets" in names
+    expected = ticket_paths(g, 0)
+    _, blocked = route_access(g, 0)
+    traces = {t.name: t for t in w.fig.data}
+    assert "tickets" in traces  # the ticket cities are starred
     tickets = find(w, "ttr-tickets").value
-    assert "more cars" in tickets or "unreachable" in tickets
-    assert sum(":" in n and "cars" in n for n in names) >= 1
+    for ticket, path in expected:
+        if path is None:
+            assert "unreachable" in tickets
+        elif path.cost:
+            assert f"{ticket.label()}: {path.cost} more cars" in traces
+            assert f"{ticket.label()} ({ticket.points}) — {path.cost} more cars" in tickets
+            assert not set(path.routes) & blocked
     find(w, "ttr-paths").value = False
     assert "tickets" not in [t.name for t in w.fig.data]
+
+
+def test_unreachable_ticket_is_reported(w, monkeypatch):
+    import ttr_lab.analysis.position as position
+
+    monkeypatch.setattr(position, "ticket_paths", lambda g, p: [(t, None) for t in g.tickets(p)])
+    find(w, "ttr-paths").value = True
+    text = find(w, "ttr-tickets").value
+    assert text.count("unreachable") == len(w.game.tickets(0))
+    assert not [t for t in w.fig.data if t.name.endswith("more cars")]
+
+
+def test_hidden_hand_hides_the_paths_too():
+    widget = ttr_lab.play("usa", players=["Ada", "Bo"], seed=SEED, hide_hands=True, show_paths=True)
+    for _ in range(2):  # Ada, then Bo: show the hand, keep the tickets
+        find(widget, "ttr-reveal").click()
+        find(widget, "ttr-keep").click()
+    assert widget.game.current_player == 0 and widget.game.tickets(0)
+    assert "tickets" not in [t.name for t in widget.fig.data]  # Ada's hand is covered again
+    find(widget, "ttr-reveal").click()
+    assert "tickets" in [t.name for t in widget.fig.data]
 
 
 # --------------------------------------------------------------------------- history

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import difflib
 import html
-from types import SimpleNamespace
 from typing import Any, Sequence
 
 import ipywidgets as W
@@ -40,6 +39,7 @@ __all__ = ["PlayWidget", "play", "BOT_NAMES"]
 #: Seat names played by a bot (``make_bot(name)``), compared case-insensitively.
 BOT_NAMES = ("bot", "random", "greedy")
 _KWARGS = ("players", "seed", "options", "bots", "hide_hands", "show_paths", "width")
+_MAX_EXTRA = 6  # at most this many buttons for moves without a control of their own
 _CARD_INK = {"loco": ("#b0bec5", "#111111"), None: ("#eeeeee", "#777777")}
 _PROMPTS = {
     Phase.SETUP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
@@ -79,7 +79,7 @@ def _chips(hand: dict[str, int]) -> str:
 
 
 class _TicketPath:
-    """One ticket's cheapest completion for the board and the ticket list."""
+    """One ticket's cheapest completion, for the board and the ticket list."""
 
     def __init__(self, ticket: Any, found: Any) -> None:
         self.ticket = ticket
@@ -90,49 +90,24 @@ class _TicketPath:
 
 
 class _TicketPaths:
-    """Shortest ways to complete a player's tickets (:mod:`ttr_lab.analysis.paths`).
+    """:func:`ttr_lab.analysis.position.ticket_paths`, remembered for the last position.
 
-    Own routes cost nothing; routes of other players are blocked, and so is
-    the free side of a double route when the player may not take it (own
-    partner, or the partner taken in a game too small for double routes).
+    Own routes cost nothing; routes the player may no longer use (claimed by
+    others, or a double route's other side when the rules close it) are
+    blocked, as the library's ``route_open_to`` says.
     """
 
-    def __init__(self, board: Any) -> None:
-        self._board = board
-        self._graph: Any = None
-        self._cache: dict[tuple, list[_TicketPath]] = {}
+    def __init__(self) -> None:
+        self._key: tuple = ()
+        self._paths: list[_TicketPath] = []
 
     def for_player(self, g: GameState, p: int) -> list[_TicketPath]:
-        from ..analysis.paths import shortest_ticket_path
-        from ..graph import board_graph
+        key = (p, tuple(sorted(g.route_owners().items())), tuple(t.id for t in g.tickets(p)))
+        if key != self._key:
+            from ..analysis.position import ticket_paths
 
-        if self._graph is None:
-            self._graph = board_graph(self._board)
-        owners = g.route_owners()
-        key = (p, tuple(sorted(owners.items())), tuple(t.id for t in g.tickets(p)))
-        if key not in self._cache:
-            close = g.num_players < g.edition.double_route_min_players
-            blocked = {r for r, o in owners.items() if o != p}
-            for r in self._board.routes:
-                partner = owners.get(r.double_of) if r.double_of is not None else None
-                if r.id not in owners and partner is not None and (partner == p or close):
-                    blocked.add(r.id)
-            owned = [r for r, o in owners.items() if o == p]
-            self._cache = {key: [_TicketPath(t, self._legs(shortest_ticket_path, t, owned, blocked))
-                                 for t in g.tickets(p)]}
-        return self._cache[key]
-
-    def _legs(self, shortest: Any, ticket: Any, owned: list[int], blocked: set[int]) -> Any:
-        """A ticket's path; a tour (three or more cities) is its legs joined."""
-        legs = [shortest(self._graph, a, b, owned=owned, blocked=blocked)
-                for a, b in zip(ticket.cities, ticket.cities[1:])]
-        if any(leg is None for leg in legs):
-            return None
-        if len(legs) == 1:
-            return legs[0]
-        routes = tuple(dict.fromkeys(r for leg in legs for r in leg.routes))
-        cost = sum(self._board.route(r).length for r in routes if r not in set(owned))
-        return SimpleNamespace(routes=routes, cost=cost)
+            self._key, self._paths = key, [_TicketPath(t, found) for t, found in ticket_paths(g, p)]
+        return self._paths
 
 
 class PlayWidget(W.VBox):
@@ -186,7 +161,7 @@ class PlayWidget(W.VBox):
         self._message = ""
         self._over = False
         self._keep_ids: tuple[int, ...] = ()
-        self._paths = _TicketPaths(g.map)
+        self._paths = _TicketPaths()
         self._width = int(kwargs.get("width", 720))
         self._build(bool(kwargs.get("hide_hands")), bool(kwargs.get("show_paths")))
         self.refresh()
@@ -204,6 +179,9 @@ class PlayWidget(W.VBox):
         self._status = W.HTML().add_class("ttr-status")
         self._faceup = [self._button("", f"ttr-faceup-{i + 1}", lambda i=i: self.click_faceup(i + 1))
                         for i in range(len(g.row))]
+        for button in self._faceup:  # a white card needs an edge
+            button.layout.border = "1px solid #555"
+            button.layout.min_width = "64px"
         self._card_class = [""] * len(g.row)
         self._deck = self._button("Deck", "ttr-deck", lambda: self.play_move(DrawBlind()))
         self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
@@ -482,6 +460,8 @@ class PlayWidget(W.VBox):
         self._deck.description = f"Deck ({g.deck_size()})"
         self._draw_tickets.description = f"Draw tickets ({g.ticket_deck_size})"
         extra = self._extra_moves() if not g.is_over else []
+        if len(extra) > _MAX_EXTRA:  # e.g. every station of Europe: use the Legal moves tab
+            extra = []
         if [b.description for b in self._extra.children] != [str(m) for m in extra]:
             self._extra.children = [self._button(str(m), f"ttr-move-{str(m).split()[0]}",
                                                  lambda m=m: self.play_move(m)) for m in extra]

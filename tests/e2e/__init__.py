@@ -1,0 +1,1 @@
+"""Browser tests: JupyterLab + Debian Chromium driven by Playwright (marker ``browser``)."""

@@ -1,0 +1,126 @@
+"""Fixtures for the browser tests: a private JupyterLab server and a headless Chromium.
+
+The server runs on 127.0.0.1 with a random token, in a temporary root holding a
+copy of ``notebooks/``, with fresh settings and workspaces (no news toast, no
+reopened tabs).  Chromium is Debian's ``/usr/bin/chromium`` (or ``$CHROMIUM``),
+driven through Playwright's ``launch_persistent_context``; never run
+``playwright install``.  Without Chromium every browser test is skipped before
+a server is started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK_DIR = ROOT / "notebooks"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+KERNEL_READY = re.compile(r"Python 3 \(ipykernel\) \| Idle")
+CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get_json(url: str) -> object:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.load(r)
+
+
+@pytest.fixture(scope="session")
+def chromium_context():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium); browser tests skipped")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory(prefix="chromium-") as profile:
+        ctx = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
+            viewport={"width": 1400, "height": 1100})
+        ctx.set_default_timeout(30_000)
+        yield ctx
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def jupyter_server(chromium_context, tmp_path_factory):
+    """``(base_url, token, root)`` of a JupyterLab serving a copy of notebooks/."""
+    tmp = tmp_path_factory.mktemp("jlab")
+    root = tmp / "root"
+    shutil.copytree(NOTEBOOK_DIR, root, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache",
+                                                                      ".ipynb_checkpoints"))
+    settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               PYTHONHASHSEED="0")
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         f"--LabApp.user_settings_dir={tmp / 'settings'}", f"--LabApp.workspaces_dir={tmp / 'workspaces'}"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited with {proc.returncode}; see {tmp / 'server.log'}")
+            try:
+                _get_json(f"{base}/api/status?token={token}")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"jupyter lab did not answer within 60 s; see {tmp / 'server.log'}")
+                time.sleep(0.2)
+        yield base, token, root
+    finally:
+        proc.terminate()  # the server shuts its kernels down on SIGTERM
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def lab_notebook(chromium_context, jupyter_server):
+    """Open a notebook in JupyterLab, run all cells, and return the page."""
+    base, token, _ = jupyter_server
+    expect = pytest.importorskip("playwright.sync_api").expect
+    page = chromium_context.new_page()
+
+    def open_and_run_all(name: str):
+        page.goto(f"{base}/lab/tree/{name}?reset&token={token}")
+        page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=60_000)
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
+        # the indicator says idle before a kernel is attached ("No Kernel | Initializing");
+        # Run All then only clears the outputs, so wait for the kernel itself
+        expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_READY, timeout=60_000)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator('li[data-command="runmenu:run-all"]').click()
+        return page
+
+    yield open_and_run_all
+    page.close()
+    for s in _get_json(f"{base}/api/sessions?token={token}"):  # a fresh kernel for the next test
+        req = urllib.request.Request(f"{base}/api/sessions/{s['id']}?token={token}", method="DELETE")
+        urllib.request.urlopen(req, timeout=10).close()

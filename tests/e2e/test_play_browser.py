@@ -1,0 +1,194 @@
+"""The play widget in a real browser: JupyterLab + Chromium (JUPYTER.md section 6).
+
+Opens ``notebooks/02-play.ipynb``, runs all cells, then plays like a person:
+takes a face-up card, tries an illegal claim, draws from the deck, clicks a
+route's marker on the board, saves and reloads the page (the board must still
+show the claim), and undoes the claim.  Every check reads the
+page (status text, hand text, the marker's colour in the SVG), so the Python
+callbacks, the kernel round trip and plotly's redraw are all exercised.
+
+The route to click is found by playing the same seeded game in this process
+(bots are deterministic for a seed and a position).  Writes a screenshot to
+``docs/play-widget.png`` and the click-to-redraw time to
+``test-artifacts/browser-timing.txt``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
+
+import ttr_lab  # noqa: E402
+from ttr_lab.moves import ClaimRoute, DrawBlind  # noqa: E402
+from ttr_lab.render import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "docs" / "play-widget.png"
+TIMING = ROOT / "test-artifacts" / "browser-timing.txt"
+NOTEBOOK = "02-play.ipynb"
+
+_FILL_JS = """([k, i]) => {
+  const traces = document.querySelectorAll('.ttr-play .js-plotly-plot .scatterlayer .trace');
+  const pt = traces[k] && traces[k].querySelectorAll('path.point')[i];
+  return pt ? pt.style.fill : null;
+}"""
+
+
+def rgb(hex_color: str) -> str:
+    h = hex_color.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(h[j:j + 2], 16) for j in (0, 2, 4)))
+
+
+def expected_game():
+    """The notebook's game, replayed here up to the claim the test will click."""
+    w = ttr_lab.play("usa", players=["You", "bot"], seed=7)
+    w.play_move(w.game.legal_moves[0])  # the notebook's "keep the first choice" cell
+    g = w.game
+    slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
+    w.click_faceup(slot)
+    second = {"hand": g.hand_size(0)}
+    w.play_move(DrawBlind())
+    assert g.current_player == 0, w.status
+    rid = _clear_single_payment_route(w)
+    return {"slot": slot, "after_first": second["hand"], "after_turn": g.hand_size(0),
+            "route": rid, "label": g.map.route(rid).label(), "figure": w.fig}
+
+
+def _clear_single_payment_route(w) -> int:
+    """A route payable in exactly one way, whose marker is far from other markers."""
+    g, fig = w.game, w.fig
+    single = [r for r in {m.route for m in g.legal_moves if isinstance(m, ClaimRoute)}
+              if sum(1 for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == r) == 1]
+    assert single, "the seeded game offers no single-payment claim"
+    routes, cities = fig.data[route_trace_index(fig)], fig.data[city_trace_index(fig)]
+    points = list(zip(routes.x, routes.y)) + list(zip(cities.x, cities.y))
+    ids = list(routes.customdata)
+
+    def clearance(rid: int) -> float:
+        x, y = points[ids.index(rid)]
+        return min(math.hypot(x - px, y - py) for j, (px, py) in enumerate(points) if j != ids.index(rid))
+
+    return max(sorted(single), key=clearance)
+
+
+def click_plotly_point(page, point) -> float:
+    """Hover, then click a marker (plotly fires a click only after a hover); return the click time."""
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x - 20, y - 20)
+    page.mouse.move(x, y, steps=5)
+    page.wait_for_timeout(300)
+    t0 = time.perf_counter()
+    page.mouse.click(x, y)
+    return t0
+
+
+def widget_ids(path: Path) -> set[str]:
+    """The widget model ids referenced by a notebook file's outputs."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return {o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+            for c in cells for o in c.get("outputs", ())
+            if "application/vnd.jupyter.widget-view+json" in o.get("data", {})}
+
+
+def wait_until_saved(path: Path, stale: set[str], timeout: float = 30) -> None:
+    """Wait until the file on disk references the live widgets, not the stored ones."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ids = widget_ids(path)
+            if ids and not ids & stale:
+                return
+        except (OSError, ValueError, KeyError):
+            pass  # being written
+        if time.monotonic() > deadline:
+            pytest.fail(f"{path.name} was not saved with the live widgets within {timeout} s")
+        time.sleep(0.2)
+
+
+def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
+    want = expected_game()
+    saved_file = jupyter_server[2] / NOTEBOOK
+    stale_ids = widget_ids(saved_file)
+    fig = want["figure"]
+    k = route_trace_index(fig)
+    i = list(fig.data[k].customdata).index(want["route"])
+    mine, free = rgb(PLAYER_COLORS[0]), rgb("#ffffff")
+
+    page = lab_notebook(NOTEBOOK)
+    play = page.locator(".ttr-play").first
+    status = play.locator(".ttr-status")
+    expect(page.locator(".ttr-history-move")).to_contain_text("ply 40 of", timeout=90_000)  # last cell ran
+    expect(status).to_contain_text("You, your turn", timeout=30_000)
+    page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()  # fold the file browser
+    status.scroll_into_view_if_needed()
+    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
+    expect(traces).to_have_count(len(fig.data))
+    assert page.evaluate(_FILL_JS, [k, i]) == free
+
+    # a face-up card: the hand grows by one and a second card is due
+    play.locator(f".ttr-faceup-{want['slot']}").click()
+    expect(status).to_contain_text("take a second card")
+    expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_first']} cards")
+
+    # a claim now is illegal: the library's rule and reason, and no change
+    marker = traces.nth(k).locator("path.point").nth(i)
+    click_plotly_point(page, marker)
+    expect(status).to_contain_text("rule A1")
+    expect(status).to_contain_text("expected a second card")
+    assert page.evaluate(_FILL_JS, [k, i]) == free
+
+    # the deck: the turn ends, the bot replies, it is our turn again
+    play.locator(".ttr-deck").click()
+    expect(status).to_contain_text("You, your turn")
+    expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
+
+    # claim the route by clicking its marker; time the click until the marker is redrawn
+    t0 = click_plotly_point(page, marker)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=15_000)
+    redraw_ms = (time.perf_counter() - t0) * 1000
+    expect(status).to_contain_text(f"You: claim {want['label']}")
+    claimed = traces.nth([t.name for t in fig.data].index("claimed by You")).locator("path.js-line")
+    expect(claimed).to_have_attribute("style", re.compile(rf"stroke: {re.escape(mine)}"))
+    expect(play.locator(".ttr-log")).to_contain_text(f"You: claim {want['label']}")
+
+    # ticket paths on (more traces: a path per unfinished ticket, stars), screenshot, off again
+    play.locator(".ttr-paths input").check()
+    expect(play.locator(".ttr-tickets")).to_contain_text("more cars")
+    expect(traces).not_to_have_count(len(fig.data))
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    play.screenshot(path=str(SCREENSHOT))
+    play.locator(".ttr-paths input").uncheck()
+    expect(traces).to_have_count(len(fig.data))
+
+    # save and reload: the widget views are rebuilt from the kernel's synced
+    # state, which must hold the claim (JUPYTER.md pitfall 8)
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
+    page.locator('li[data-command="docmanager:save"]').click()
+    wait_until_saved(saved_file, stale_ids)
+    page.reload()
+    page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=60_000)
+    expect(status).to_contain_text(f"You: claim {want['label']}", timeout=60_000)
+    status.scroll_into_view_if_needed()
+    expect(traces).to_have_count(len(fig.data), timeout=30_000)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=15_000)
+
+    # undo: back to the decision before the claim, the route is free again
+    play.locator(".ttr-undo").click()
+    expect(status).to_contain_text("Undone")
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {free!r}", arg=[k, i], polling="raf", timeout=15_000)
+    expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
+
+    TIMING.parent.mkdir(parents=True, exist_ok=True)
+    TIMING.write_text(f"click on a route marker -> marker redrawn in the owner's colour: {redraw_ms:.0f} ms\n")
+    print(f"browser click-to-redraw: {redraw_ms:.0f} ms")
