@@ -30,7 +30,7 @@ def arrange(
     row: Iterable[str | None] | None = None,
     hands: Mapping[int, Mapping[str, int]] | None = None,
     deck_top: Iterable[str] = (),
-    deck_size: int | None = None,
+    deck_size: int | Mapping[str, int] | None = None,
     discard: Iterable[str] | None = None,
     rest: str | int = "deck",
     current: int | None = None,
@@ -49,8 +49,19 @@ def arrange(
     so it must agree with owners (use it together with ``owners`` or pass
     ``fix_pieces``).  ``extra`` replaces entries of the position's edition
     fields (``to_dict()["extra"]``, e.g. Europe's ``stations`` and ``box``).
+
+    With several piles (Rails & Sails) every card goes to its own pile:
+    ``deck_top`` and ``discard`` are split by pile (keeping their order), and
+    ``deck_size`` is a size for every pile or a mapping pile name -> size.
+    With ``owners``, each seat's pieces in supply change by the pieces
+    placed (trains, and ships in ``extra["ships"]`` where the edition has
+    them) and its score by the route points, so other points (exchanges)
+    and the box stay as they were.
     """
     d = game.to_dict()
+    ed = game.edition
+    piles = list(d["decks"])
+    pile_of = {ct.name: ed.pile_names[ct.pile] if len(piles) > 1 else piles[0] for ct in ed.card_types}
     pool: Counter[str] = Counter()
     for seq in list(d["decks"].values()) + list(d["discards"].values()) + [d["row"]]:
         pool.update(c for c in seq if c is not None)
@@ -74,40 +85,57 @@ def arrange(
         h = dict(hands.get(p, h))
         take(c for c, k in h.items() for _ in range(k))
         new_hands.append({c: k for c, k in h.items() if k})
-    top = take(deck_top)
-    disc = take(discard) if discard is not None else []
-    leftovers = sorted(pool.elements())
-    below: list[str] = []
-    if deck_size is not None:
-        keep = deck_size - len(top)
-        below, leftovers = leftovers[:keep], leftovers[keep:]
-    if rest == "deck" and deck_size is None:
-        below, leftovers = leftovers, []
-    elif rest in ("deck", "discard"):
-        disc += leftovers
-    else:
-        h = new_hands[int(rest)]
-        for c in leftovers:
-            h[c] = h.get(c, 0) + 1
-    # the deck is stored bottom to top
-    (pile,) = d["decks"]
-    d["decks"][pile] = below + list(reversed(top))
-    d["discards"][pile] = disc
+    top_all = take(deck_top)
+    disc_all = take(discard) if discard is not None else []
+    leftovers_all = sorted(pool.elements())
+    for pile in piles:
+        top = [c for c in top_all if pile_of[c] == pile]
+        disc = [c for c in disc_all if pile_of[c] == pile]
+        leftovers = [c for c in leftovers_all if pile_of[c] == pile]
+        size = deck_size.get(pile) if isinstance(deck_size, Mapping) else deck_size
+        below: list[str] = []
+        if size is not None:
+            keep = size - len(top)
+            below, leftovers = leftovers[:keep], leftovers[keep:]
+        if rest == "deck" and size is None:
+            below, leftovers = leftovers, []
+        elif rest in ("deck", "discard"):
+            disc += leftovers
+        else:
+            h = new_hands[int(rest)]
+            for c in leftovers:
+                h[c] = h.get(c, 0) + 1
+        # the deck is stored bottom to top
+        d["decks"][pile] = below + list(reversed(top))
+        d["discards"][pile] = disc
     d["row"] = new_row
     d["hands"] = new_hands
     if current is not None:
         d["current"] = current
     if owners is not None:
-        ed = game.edition
+        ships = d["extra"].get("ships") if isinstance(d["extra"].get("ships"), list) else None
+
+        def tally(own: Mapping[int, int]) -> tuple[list[int], list[int], list[int]]:
+            placed = [0] * game.num_players  # trains (every piece if the edition has no ships)
+            placed_ships = [0] * game.num_players
+            points = [0] * game.num_players
+            for r, s in own.items():
+                route = game.map.route(r)
+                if ships is not None and route.is_ship:
+                    placed_ships[s] += route.length
+                else:
+                    placed[s] += route.length
+                points[s] += ed.route_points[route.length]
+            return placed, placed_ships, points
+
+        old_t, old_s, old_pts = tally({int(r): s for r, s in d["owners"].items()})
+        new_t, new_s, new_pts = tally(owners)
         d["owners"] = {str(r): s for r, s in owners.items()}
-        placed = [0] * game.num_players
-        points = [0] * game.num_players
-        for r, s in owners.items():
-            L = game.map.route(r).length
-            placed[s] += L
-            points[s] += ed.route_points[L]
-        d["pieces"] = [ed.pieces - placed[p] for p in range(game.num_players)]
-        d["scores"] = points
+        n = game.num_players
+        d["pieces"] = [d["pieces"][p] + old_t[p] - new_t[p] for p in range(n)]
+        d["scores"] = [d["scores"][p] - old_pts[p] + new_pts[p] for p in range(n)]
+        if ships is not None:
+            d["extra"]["ships"] = [ships[p] + old_s[p] - new_s[p] for p in range(n)]
     if pieces is not None:
         for p, n in pieces.items():
             d["pieces"][p] = n

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 
 import networkx as nx
 
-from .moves import ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, PayTunnel
+from .moves import BuildHarbor, ChoosePieces, ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, PayTunnel
 from .state import GameState, Phase, new_game
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -118,6 +118,8 @@ class GreedyBot:
             return self._keep(view, moves)
         if phase == Phase.TUNNEL:
             return self._tunnel(moves, view)
+        if phase == Phase.SETUP_PIECES:
+            return self._pieces(view, moves)
         targets = self._targets(view)
         if phase == Phase.SECOND_CARD:
             return self._draw(view, moves, targets, second=True)
@@ -148,6 +150,14 @@ class GreedyBot:
             return min(pays, key=lambda m: (self._wilds(view, m), m))
         return next((m for m in moves if isinstance(m, DeclineTunnel)), moves[0])
 
+    def _pieces(self, view: "PlayerView", moves: list[Move]) -> Move:
+        """Rails & Sails setup: trains in proportion to the train spaces on the map."""
+        choices = sorted(m.trains for m in moves if isinstance(m, ChoosePieces))
+        routes = view.map.routes
+        share = sum(r.length for r in routes if not r.is_ship) / max(1, sum(r.length for r in routes))
+        want = choices[0] + share * (choices[-1] - choices[0])
+        return ChoosePieces(min(choices, key=lambda t: (abs(t - want), t)))
+
     def _turn(self, view: "PlayerView", moves: list[Move], targets: list[int]) -> Move:
         claims = [m for m in moves if isinstance(m, ClaimRoute)]
         m = view.map
@@ -160,42 +170,81 @@ class GreedyBot:
             if pool:
                 # longest route first, then the payment using fewest wilds
                 return max(pool, key=lambda c: (m.route(c.route).length, -self._wilds(view, c), -c.route))
+        harbors = [mv for mv in moves if isinstance(mv, BuildHarbor)]
+        if harbors:  # Rails & Sails: a harbor in a city one of the bot's tickets shows
+            mine = {c for t in view.tickets for c in t.cities}
+            good = [mv for mv in harbors if mv.city in mine]
+            if good:
+                return min(good, key=lambda mv: (self._wilds(view, mv), mv))
         if not targets and not final and view.pieces[view.player] > 12:
             draw = DrawTickets()
             if draw in moves:
                 return draw
         return self._draw(view, moves, targets, second=False)
 
-    def _wilds(self, view: "PlayerView", claim: ClaimRoute | PayTunnel) -> int:
+    def _wilds(self, view: "PlayerView", claim: ClaimRoute | PayTunnel | BuildHarbor) -> int:
         types = view.edition.card_types
         index = view.edition.card_index
         return sum(k for name, k in claim.cards if types[index[name]].wild)
 
     def _draw(self, view: "PlayerView", moves: list[Move], targets: list[int], *, second: bool) -> Move:
         m = view.map
-        colors: dict[str, int] = {}
+        types = view.edition.card_types
+        index = view.edition.card_index
+        # spaces still to pay per (ship route?, colour); cards cover 1 space, double ships 2
+        colors: dict[tuple[bool, str], int] = {}
         for rid in targets:
             r = m.route(rid)
             if r.color != "gray":
-                colors[r.color] = colors.get(r.color, 0) + r.length
-        hand = view.hand
+                key = (r.is_ship, r.color)
+                colors[key] = colors.get(key, 0) + r.length
+        have: dict[tuple[bool, str], int] = {}
+        for name, k in view.hand.items():
+            ct = types[index[name]]
+            if not ct.wild:
+                key = (ct.kind == "ship", ct.color)
+                have[key] = have.get(key, 0) + k * ct.value
         row = view.row
         best = None
         for mv in moves:
             if isinstance(mv, DrawFaceUp):
                 card = row[mv.slot - 1]
-                need = colors.get(card or "", 0) - hand.get(card or "", 0)
+                ct = types[index[card]] if card else None
+                if ct is None or ct.wild:
+                    continue
+                key = (ct.kind == "ship", ct.color)
+                need = colors.get(key, 0) - have.get(key, 0)
                 if need > 0 and (best is None or need > best[0]):
                     best = (need, mv)
         if best:
-            return best[1]
+            return self._refill(view, moves, best[1], colors, have)
         blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
+        if len(blind) > 1:  # several piles: the one whose kind of card is needed more
+            short = self._shortfall(colors, have)
+            return max(blind, key=lambda mv: (short.get(mv.pile == "ships", 0), mv.pile == "trains"))
         if blind:
             return blind[self.rng.randrange(len(blind))]
         draws = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
         if draws:
             return draws[self.rng.randrange(len(draws))]
         return moves[self.rng.randrange(len(moves))]
+
+    @staticmethod
+    def _shortfall(colors: dict, have: dict) -> dict[bool, int]:
+        """Spaces still unpaid on train routes (False) and ship routes (True)."""
+        short: dict[bool, int] = {}
+        for key, n in colors.items():
+            short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
+        return short
+
+    def _refill(self, view: "PlayerView", moves: list[Move], take: DrawFaceUp, colors: dict, have: dict) -> Move:
+        """Where the refill pile is the player's choice (Rails & Sails), refill
+        from the pile whose kind of card is needed more."""
+        if take.refill is None:
+            return take
+        short = self._shortfall(colors, have)
+        options = [mv for mv in moves if isinstance(mv, DrawFaceUp) and mv.slot == take.slot]
+        return max(options, key=lambda mv: (short.get(mv.refill == "ships", 0), mv.refill == "trains"))
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}

@@ -370,18 +370,15 @@ class GameState:
         wilds = self.edition.wild_cards
         if sum([self._row.count(w) for w in wilds]) < 3:
             return
-        wild = self._wild
         cap = self.edition.options["max_consecutive_resets"]
         done = 0
-        need = self.edition.row_size - 2
         while sum([self._row.count(w) for w in wilds]) >= 3:
             piles = range(len(self._decks))
             if not any(self._pile_has_cards(p) for p in piles):
                 return
             if cap is not None and done >= cap:
                 return
-            pool = [c for p in piles for c in self._decks[p] + self._discards[p]] + [c for c in self._row if c >= 0]
-            if sum(1 for c in pool if not wild[c]) < need:
+            if self._reset_futile():
                 return
             self._discard([c for c in self._row if c >= 0])
             row = []
@@ -391,6 +388,34 @@ class GameState:
             self._row = tuple(row)
             done += 1
             self._resets += 1
+
+    def _reset_futile(self) -> bool:
+        """A3 termination guard: whether every possible new row would again
+        show three or more wilds.  Each pile deals its share of the row (a
+        pile with no cards passes the slot to the first pile that has some,
+        A2), from its deck and discard plus the row cards going back to it;
+        count the fewest wilds such a deal could hold.  With one pile this is
+        "fewer than row_size - 2 non-wilds could be dealt"."""
+        wild, npiles = self._wild, len(self._decks)
+        n = [len(self._decks[p]) + len(self._discards[p]) for p in range(npiles)]
+        nw = [sum(1 for c in self._decks[p] + self._discards[p] if not wild[c]) for p in range(npiles)]
+        for c in self._row:
+            if c >= 0:
+                p = self._card_pile[c]
+                n[p] += 1
+                nw[p] += not wild[c]
+        wilds = 0
+        for pile, k in enumerate(self.edition.row_split):
+            for _ in range(k):
+                q = pile if n[pile] else next((r for r in range(npiles) if n[r]), -1)
+                if q < 0:
+                    return wilds >= 3
+                n[q] -= 1
+                if nw[q]:
+                    nw[q] -= 1
+                else:
+                    wilds += 1
+        return wilds >= 3
 
     # ------------------------------------------------------------------ public read API
     @property

@@ -32,9 +32,9 @@ default, or ``"completed_tickets"``), plus the common options
 ``map``.
 
 One engineering rule is added (``[rec]``, the rules are silent): a turn on
-which the only legal actions were piece exchanges counts like a pass, so a
-game in which nobody can draw, claim, build or take tickets still ends after
-one full round of such turns (A1).
+which the only legal actions were piece exchanges, and whose exchange opens
+no claim, counts like a pass, so a game in which nobody can draw, claim,
+build or take tickets still ends after one full round of such turns (A1).
 
 Examples
 --------
@@ -57,10 +57,10 @@ Examples
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
-from itertools import chain, compress
-from operator import itemgetter
+from functools import reduce
+from itertools import compress
+from operator import or_
 from typing import Any, ClassVar, Mapping
 
 from ..cards import CardType
@@ -476,100 +476,80 @@ def _ship_count(s: int, d: int, w: int, L: int) -> int:
     return n
 
 
-def _cached(key: tuple, make: Any) -> Any:
-    v = _COUNT_CACHE.get(key)
-    if v is None:
+def _paired_dp(prof: tuple[tuple[int, int], ...], w: int, N: int) -> tuple[tuple[int, int, int], ...]:
+    """``(cards, colours with an odd count, multisets)`` of coloured train
+    cards from the colours ``prof`` ((plain, anchor) counts), at most N cards
+    and at most ``w`` odd colours; memoised by prefix (profiles are sorted)."""
+    key = ("d", prof, w, N)
+    out = _COUNT_CACHE.get(key)
+    if out is None:
+        if not prof:
+            out = ((0, 0, 1),)
+        else:
+            a, b = prof[-1]
+            ways = [_ways(t, a, b) for t in range(min(a + b, N) + 1)]
+            dp: dict[tuple[int, int], int] = {}
+            for size, odd, cnt in _paired_dp(prof[:-1], w, N):
+                for t in range(min(a + b, N - size) + 1):
+                    o = odd + (t & 1)
+                    if o <= w:
+                        k = (size + t, o)
+                        dp[k] = dp.get(k, 0) + cnt * ways[t]
+            out = tuple((size, odd, cnt) for (size, odd), cnt in dp.items())
         if len(_COUNT_CACHE) > 200_000:  # keep memory bounded in long sessions
             _COUNT_CACHE.clear()
-        v = _COUNT_CACHE[key] = make()
-    return v
+        _COUNT_CACHE[key] = out
+    return out
 
 
-def _wild_vec(w: int, lim: int, M: int) -> tuple[int, ...]:
-    """1 at each length L <= lim that wilds alone can pay."""
-    key = ("w", w, lim, M)
-    v = _COUNT_CACHE.get(key)
-    if v is None:
-        v = _cached(key, lambda: tuple(1 if 1 <= L <= lim and L <= w else 0 for L in range(M + 1)))
-    return v
-
-
-def _train_vec(a: int, b: int, w: int, lim: int, M: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per length L (0..M): payments of a route of this colour (with the
-    all-wild payment) and those using at least one card of the colour."""
-    if a > M:
-        a = M
-    if b > M:
-        b = M
-    key = ("t", a, b, w, lim, M)
-    v = _COUNT_CACHE.get(key)
-    if v is None:
-        def make() -> tuple:
-            col = [0] * (M + 1)
-            for L in range(1, lim + 1):
-                if a + b and a + b + w >= L:
-                    col[L] = _train_count(a, b, w, L)
-            full = tuple(n + (1 if 1 <= L <= lim and L <= w else 0) for L, n in enumerate(col))
-            return (full, tuple(col))
-
-        v = _cached(key, make)
-    return v
-
-
-def _ship_vec(s: int, d: int, w: int, lim: int, M: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """As :func:`_train_vec` for ship routes (single and double ship cards)."""
-    if s > M:
-        s = M
-    if d > (M + 1) // 2:
-        d = (M + 1) // 2
-    key = ("s", s, d, w, lim, M)
-    v = _COUNT_CACHE.get(key)
-    if v is None:
-        def make() -> tuple:
-            col = [0] * (M + 1)
-            for L in range(1, lim + 1):
-                if s + d and s + 2 * d + w >= L:
-                    col[L] = _ship_count(s, d, w, L)
-            full = tuple(n + (1 if 1 <= L <= lim and L <= w else 0) for L, n in enumerate(col))
-            return (full, tuple(col))
-
-        v = _cached(key, make)
-    return v
-
-
-def _paired_vec(plain: tuple[int, ...], anchor: tuple[int, ...], w: int, lim: int, M: int) -> tuple[int, ...]:
-    """Per length L (0..M, counted up to ``lim``): payments of a paired route."""
-    N = 2 * lim
-    prof = tuple(sorted((a if a < N else N, b if b < N else N) for a, b in zip(plain, anchor) if a + b))
+def _paired_counts(plain: Any, anchor: Any, w: int, N: int) -> tuple[int, ...]:
+    """Payments of a paired route of each length L = 0..N//2: 2L train cards
+    forming L one-colour pairs, a wild completing any pair (each colour with
+    an odd count needs one wild).  ``plain``/``anchor``: counts by colour."""
+    prof = tuple(sorted(zip(plain, anchor)))
+    prof = prof[prof.count((0, 0)) :]
     if w > N:
         w = N
-    key = ("p", prof, w, lim, M)
-    v = _COUNT_CACHE.get(key)
-    if v is None:
-        def make() -> tuple:
-            # dp[(cards, colours with an odd count)] = multisets of coloured cards
-            dp = {(0, 0): 1}
-            for a, b in prof:
-                ways = [_ways(t, a, b) for t in range(min(a + b, N) + 1)]
-                new: dict[tuple[int, int], int] = {}
-                for (size, odd), cnt in dp.items():
-                    for t in range(min(a + b, N - size) + 1):
-                        o = odd + (t & 1)
-                        if o <= w:
-                            k = (size + t, o)
-                            new[k] = new.get(k, 0) + cnt * ways[t]
-                dp = new
-            out = [0] * (M + 1)
-            for L in range(1, lim + 1):
-                out[L] = sum(cnt for (size, odd), cnt in dp.items() if odd <= 2 * L - size <= w)
-            return tuple(out)
+    key = ("p", prof, w, N)
+    out = _COUNT_CACHE.get(key)
+    if out is None:
+        dp = _paired_dp(prof, w, N)
+        out = tuple(
+            sum(cnt for size, odd, cnt in dp if odd <= 2 * L - size <= w) if L else 0 for L in range(N // 2 + 1)
+        )
+        if len(_COUNT_CACHE) > 200_000:
+            _COUNT_CACHE.clear()
+        _COUNT_CACHE[key] = out
+    return out
 
-        v = _cached(key, make)
-    return v
+
+#: byte value -> the positions of its set bits
+_BITS8 = tuple(tuple(i for i in range(8) if v >> i & 1) for v in range(256))
 
 
 def _norm(cards: list[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(c for c in cards if c[1]))
+
+
+def _paired_payments(plain: Any, anchor: Any, w: int, N: int, names: tuple[tuple[str, str], ...], wname: str,
+                     c: int, size: int, odd: int, chosen: list[tuple[str, int]], out: list) -> None:
+    """Append to ``out`` every payment of N train cards in one-colour pairs
+    (colours from ``c`` on; ``chosen`` holds the cards of the colours before)."""
+    if c == len(plain):
+        k = N - size
+        if odd <= k <= w:
+            out.append(_norm(chosen + [(wname, k)]))
+        return
+    a, b = plain[c], anchor[c]
+    for t in range(min(a + b, N - size) + 1):
+        o = odd + (t & 1)
+        if o > w:
+            continue
+        for x in range(max(0, t - b), min(a, t) + 1):
+            chosen.append((names[c][0], x))
+            chosen.append((names[c][1], t - x))
+            _paired_payments(plain, anchor, w, N, names, wname, c + 1, size + t, o, chosen, out)
+            del chosen[-2:]
 
 
 # ---------------------------------------------------------------------- state
@@ -597,59 +577,72 @@ class RailsSailsState(GameState):
         self._rpaired = tuple(r.paired for r in ed.routes)
         # route colour: index into colors, -1 gray, -2 a colour no card has
         self._rcol = tuple(-1 if r.color == "gray" else (colors.index(r.color) if r.color in colors else -2) for r in ed.routes)
-        # class layout: per length 0..M, 8 train slots (6 colours, gray, a
-        # colour no card has), the paired slot, then 8 ship slots; the count
-        # vectors of _train_class_counts, _paired_class_counts and
-        # _ship_class_counts use the same slots
+        # Route classes: routes of one class have the same payments.  Class
+        # order: unpaired train classes, paired classes, ship classes; a class
+        # key is (colour index or -1 gray or -2 no card's colour, length).
         M = self._rs_M = max([r.length for r in ed.routes] + [1])
-        T = _NC + 3  # slots in the train part (with the paired slot)
-        classes: dict[int, list[int]] = {}
+        rcol = self._rcol
+        tkeys = sorted({(rcol[i], r.length) for i, r in enumerate(ed.routes) if not r.is_ship and not r.paired})
+        pkeys = sorted({r.length for r in ed.routes if r.paired})
+        skeys = sorted({(rcol[i], r.length) for i, r in enumerate(ed.routes) if r.is_ship})
+        self._rs_tkeys, self._rs_pkeys, self._rs_skeys = tuple(tkeys), tuple(pkeys), tuple(skeys)
+        class_of = []
         for i, r in enumerate(ed.routes):
-            col = self._rcol[i]
-            slot = col if col >= 0 else (_NC if col == -1 else _NC + 1)
             if r.paired:
-                slot = _NC + 2
+                class_of.append(len(tkeys) + pkeys.index(r.length))
             elif r.is_ship:
-                slot += T
-            classes.setdefault(slot * (M + 1) + r.length, []).append(i)
-        flat = sorted(classes)
-        self._rs_class_members = tuple(tuple(classes[f]) for f in flat)
-        P0, S0 = (_NC + 2) * (M + 1), T * (M + 1)
-        tflat = [f for f in flat if f < P0]
-        pflat = [f - P0 for f in flat if P0 <= f < S0]
-        sflat = [f - S0 for f in flat if f >= S0]
-        self._rs_pclasses = tuple(range(len(tflat), len(tflat) + len(pflat)))
-        self._rs_pzeros = (0,) * len(pflat)
-
-        def getter(idx: list[int]) -> Any:
-            if len(idx) == 1:
-                return lambda v, _i=idx[0]: (v[_i],)
-            if not idx:
-                return lambda v: ()
-            return itemgetter(*idx)
-
-        self._rs_tgetter = getter(tflat)
-        self._rs_pgetter = getter(pflat)
-        self._rs_sgetter = getter(sflat)
-        class_of = [0] * len(ed.routes)
-        for ci, f in enumerate(flat):
-            for ri in classes[f]:
-                class_of[ri] = ci
+                class_of.append(len(tkeys) + len(pkeys) + skeys.index((rcol[i], r.length)))
+            else:
+                class_of.append(tkeys.index((rcol[i], r.length)))
         self._rs_class_of = tuple(class_of)
-        self._rs_paired_max = max([r.length for r in ed.routes if r.paired] + [0])
-        self._rs_zeros = (0,) * (M + 1)
-        # class counts by (cards, wilds, pieces): shared by the edition's games
-        self._rs_tcache: dict[tuple, tuple[int, ...]] = {}
-        self._rs_scache: dict[tuple, tuple[int, ...]] = {}
-        self._rs_pcache: dict[tuple, tuple[int, ...]] = {}
+        self._rs_nclasses = len(tkeys) + len(pkeys) + len(skeys)
+        # per part (0 trains, 2 ships) and colour (-2, -1, 0..5): the class lengths
+        self._rs_lens = {
+            part: {c: tuple(L for col, L in keys if col == c) for c in range(-2, _NC)}
+            for part, keys in ((0, tkeys), (2, skeys))
+        }
+        self._rs_ntrain = len(tkeys)
+        # per class, the bitmask of its routes (ship classes also on their own)
+        cmask = [0] * (len(tkeys) + len(pkeys) + len(skeys))
+        for ri, ci in enumerate(class_of):
+            cmask[ci] |= 1 << ri
+        self._rs_cmask = tuple(cmask)
+        self._rs_smask = self._rs_cmask[len(tkeys) + len(pkeys) :]
+        self._rs_paired_mask = sum(1 << i for i, r in enumerate(ed.routes) if r.paired)
+        self._rs_nbytes = (len(ed.routes) + 7) // 8
+        self._rs_pzeros = (0,) * len(pkeys)
+        # per-edition caches of derived data, shared by all games of the edition
+        self._rs_tcache: dict[tuple, tuple] = {}  # (train cards, wilds, trains) -> [train class counts, with paired]
+        self._rs_scache: dict[tuple, tuple[int, ...]] = {}  # (ship cards, wilds, ships) -> ship class counts
+        self._rs_ccache: dict[tuple, tuple[int, ...]] = {}  # one colour's share of a part's class counts
+        self._rs_segtab: dict[tuple[int, int, int], list] = {}  # the same by (part, wilds, pieces), then 100 * (colour + 2) + 10 * x + y
         self._rs_harbor_cache: dict[tuple, int] = {}
-        self._rs_htable = bytes(min(i, 2) for i in range(256))
+        self._rs_nharbors = ed.harbors
+        self._rs_hwild = ed.options["harbor_wilds"]
+        # row slot (a card index, -1 empty) -> 0 empty, 1 a card that may be a
+        # second pick, 2 a wild; indexing with -1 reads the final 0
+        self._rs_slot_state = (tuple(2 if c.wild else 1 for c in ct) + (0,)).__getitem__
+        self._rs_pattern_cache: dict[tuple[int, ...], tuple[list[Move], list[Move]]] = {}
         self._rs_blind_order = tuple(sorted(range(len(ed.pile_names)), key=lambda q: ed.pile_names[q]))
         self._harbor_cities = frozenset(c.name for c in ed.map.cities if c.harbor)
+        self._rs_route_harbors = tuple(frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in ed.routes)
         self._choose_moves = tuple(ChoosePieces(t) for t in range(ed.train_range[0], ed.train_range[1] + 1))
 
     def _faceup_moves(self, slot: int) -> tuple[Move, ...]:
         return tuple(DrawFaceUp(slot, name) for name in sorted(self.edition.pile_names))
+
+    def _row_picks(self) -> tuple[list[Move], list[Move]]:
+        """Face-up picks allowed as a first and as a second card, cached by
+        the row's pattern (each slot empty, wild or other): at most 3**6
+        entries, where caching by row contents would keep growing."""
+        pattern = tuple(map(self._rs_slot_state, self._row))
+        picks = self._rs_pattern_cache.get(pattern)
+        if picks is None:
+            faceup = self._faceup
+            first = [m for i, k in enumerate(pattern) if k for m in faceup[i]]
+            second = [m for i, k in enumerate(pattern) if k == 1 for m in faceup[i]]
+            picks = self._rs_pattern_cache[pattern] = (first, second)
+        return picks
 
     def _blind_picks(self) -> list[Move]:
         """Blind draws from the piles that have cards, in notation order
@@ -720,141 +713,183 @@ class RailsSailsState(GameState):
     def _claim_groups(self) -> list:
         """One lazy group per claimable route, its size the number of payments.
 
-        Payment counts depend only on the route's class (type, colour,
-        length, paired), so they come from per-colour count vectors, cached
-        per edition by the hand's card counts; the routes of each class that
-        are still claimable are kept in ``_free``.
+        Payments depend only on the route's class (type, colour, length), so
+        class counts are cached per edition by the hand's counts (one part
+        for train cards, one for ship cards), each with the bitmask of the
+        routes of the classes it can pay for.  ANDed with the bitmask of the
+        routes still claimable (``_free``), that gives the claimable routes.
         """
         p = self._cur
         h = self._hands[p]
-        w = h[_WILDI]
         M = self._rs_M
+        w = h[_WILDI]
         if w > M:
             w = M
         tl = self._pieces[p]
         if tl > M:
             tl = M
+        free = self._free
         tcards = h[_PLAIN:_SHIP1]
         key = (tcards, w, tl)
-        tc = self._rs_tcache.get(key)
-        if tc is None:
-            tc = self._train_class_counts(*key)
-        free = self._free
-        if self._rs_pclasses and any(free[ci] for ci in self._rs_pclasses):
-            key = (tcards, w, tl if tl < self._rs_paired_max else self._rs_paired_max)
-            pc = self._rs_pcache.get(key)
-            if pc is None:
-                pc = self._paired_class_counts(*key)
-            tc += pc
+        entry = self._rs_tcache.get(key)
+        if entry is None:
+            entry = self._train_class_counts(tcards, w, tl)
+        if free & self._rs_paired_mask:  # paired routes still open: with their counts
+            if entry[1] is None:
+                entry = self._add_paired(entry, tcards, w, tl)
+            cc = entry[1]
+            m = entry[3]
         else:
-            tc += self._rs_pzeros
+            cc = entry[0]
+            m = entry[2]
         sl = self._ships[p]
         key = (h[_SHIP1:_WILDI], w, sl if sl < M else M)
-        sc = self._rs_scache.get(key)
-        if sc is None:
-            sc = self._ship_class_counts(*key)
-        cc = tc + sc
-        found = [(ri, n) for n, members in zip(compress(cc, cc), compress(free, cc)) for ri in members]
-        if not found:
-            return found
-        blocked = self._rs_blocked[p]
-        if blocked:  # no player may own both routes of a double (A4)
-            found = [x for x in found if x[0] not in blocked]
-        found.sort()
+        sentry = self._rs_scache.get(key)
+        if sentry is None:
+            sentry = self._ship_class_counts(*key)
+        m = (m | sentry[1]) & free & ~self._rs_blocked[p]
+        if not m:
+            return []
+        cc += sentry[0]
+        class_of = self._rs_class_of
         build = self._claim_options
-        return [(n, build, ri) for ri, n in found]
+        groups = []
+        base = 0
+        for byte in m.to_bytes(self._rs_nbytes, "little"):
+            if byte:
+                for b in _BITS8[byte]:
+                    ri = base + b
+                    groups.append((cc[class_of[ri]], build, ri))
+            base += 8
+        return groups
 
     def _derive_free(self) -> None:
-        """Per route class (see ``_build_tables``), the routes still claimable
-        by someone: unclaimed and, with 2-3 players, not the other side of a
-        claimed double (A4).  With 4-5 players, ``_rs_blocked`` holds per
-        player the routes whose double that player owns.  Both are derived
-        from the owners and kept up to date by :meth:`_mark_taken`."""
+        """The routes still claimable by someone, as a bitmask of route
+        indices (``_free``): unclaimed and, with 2-3 players, not the other
+        side of a claimed double (A4).  With 4-5 players ``_rs_blocked``
+        holds, per player, the bitmask of the routes whose double that player
+        owns; ``_rs_touch`` the harbor cities at the ends of each player's
+        routes.  All derived from the owners and kept up to date by
+        :meth:`_mark_taken`."""
         owners = self._owners
         partner = self.edition.route_partner
         close = self.n < self.edition.double_route_min_players
-        self._free = tuple(
-            tuple(ri for ri in members if owners[ri] < 0 and not (close and partner[ri] >= 0 and owners[partner[ri]] >= 0))
-            for members in self._rs_class_members
-        )
-        blocked: list[frozenset[int]] = [frozenset()] * self.n
-        if not close:
-            for ri, o in enumerate(owners):
-                if o >= 0 and partner[ri] >= 0:
-                    blocked[o] = blocked[o] | {partner[ri]}
+        free = 0
+        for ri, o in enumerate(owners):
+            if o < 0 and not (close and partner[ri] >= 0 and owners[partner[ri]] >= 0):
+                free |= 1 << ri
+        self._free = free
+        blocked = [0] * self.n
+        touch: list[frozenset[str]] = [frozenset()] * self.n
+        for ri, o in enumerate(owners):
+            if o >= 0:
+                if not close and partner[ri] >= 0:
+                    blocked[o] |= 1 << partner[ri]
+                if self._rs_route_harbors[ri]:
+                    touch[o] = touch[o] | self._rs_route_harbors[ri]
         self._rs_blocked = tuple(blocked)
+        self._rs_touch = tuple(touch)
 
     def _mark_taken(self, ri: int) -> None:
-        gone = [ri]
+        o = self._owners[ri]
+        ends = self._rs_route_harbors[ri]
+        if ends:  # the harbor cities this route lets its owner build in
+            self._rs_touch = self._rs_touch[:o] + (self._rs_touch[o] | ends,) + self._rs_touch[o + 1 :]
+        gone = 1 << ri
         pr = self.edition.route_partner[ri]
         if pr >= 0:
             if self.n < self.edition.double_route_min_players:
-                gone.append(pr)
+                gone |= 1 << pr
             else:
-                p = self._owners[ri]
-                self._rs_blocked = self._rs_blocked[:p] + (self._rs_blocked[p] | {pr},) + self._rs_blocked[p + 1 :]
-        free = list(self._free)
-        cls = self._rs_class_of
-        for r in gone:
-            ci = cls[r]
-            free[ci] = tuple([x for x in free[ci] if x != r])
-        self._free = tuple(free)
+                self._rs_blocked = self._rs_blocked[:o] + (self._rs_blocked[o] | 1 << pr,) + self._rs_blocked[o + 1 :]
+        self._free &= ~gone
 
-    def _train_class_counts(self, cards: tuple[int, ...], w: int, tl: int) -> tuple[int, ...]:
-        """Payment counts of the (unpaired) train route classes for these
-        train cards (plain then anchor, by colour), wilds and trains in supply
-        (both capped at the longest route); cached per edition."""
-        M = self._rs_M
-        wv = _wild_vec(w, tl, M)
-        parts = []
-        vs = []
+    def _colour_seg(self, part: int, c: int, x: int, y: int, w: int, lim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Colour ``c``'s share of one part's class counts (part 0: train
+        classes, ``x``/``y`` plain/anchor train cards; part 2: ship classes,
+        ``x``/``y`` single/double ship cards), cached per edition: the counts
+        of the colour's own classes (with the all-wild payment) and the
+        payments it adds to each gray class (with a card of the colour).
+        ``c`` = -2 (no card's colour) and -1 (gray) give the all-wild counts."""
+        key = (part, c, x, y, w, lim)
+        v = self._rs_ccache.get(key)
+        if v is None:
+            count = _train_count if part == 0 else _ship_count
+            lens = self._rs_lens[part]
+            own = tuple((count(x, y, w, L) if c >= 0 and x + y else 0) + (1 if L <= w else 0) if L <= lim else 0 for L in lens[c])
+            gray = tuple(count(x, y, w, L) if L <= lim and c >= 0 and x + y else 0 for L in lens[-1])
+            if len(self._rs_ccache) > 100_000:
+                self._rs_ccache.clear()
+            v = self._rs_ccache[key] = (own, gray)
+        return v
+
+    def _part_counts(self, part: int, cards: tuple[int, ...], w: int, lim: int) -> tuple[int, ...]:
+        """Class counts of one part, in class order: the classes of no card's
+        colour, gray, then colours 0..5 (each by length)."""
+        tab = self._rs_segtab.get((part, w, lim))
+        if tab is None:
+            tab = self._rs_segtab[(part, w, lim)] = [None] * (100 * (_NC + 2))
+        parts = [(tab[0] or self._seg(tab, part, -2, 0, 0, w, lim))[0], ()]
+        shares = [(tab[100] or self._seg(tab, part, -1, 0, 0, w, lim))[0]]
+        i = 200
         for c in range(_NC):
-            a, b = cards[c], cards[_NC + c]
-            if a or b:
-                u, v = _train_vec(a, b, w, tl, M)
-                parts.append(u)
-                vs.append(v)
+            x = cards[c]
+            y = cards[_NC + c]
+            if x or y:
+                if x > 9:
+                    x = 9
+                if y > 9:
+                    y = 9
+                j = i + 10 * x + y
+                own, gray = tab[j] or self._seg(tab, part, c, x, y, w, lim, j)
+                parts.append(own)
+                shares.append(gray)
             else:
-                parts.append(wv)
-        parts.append(tuple(map(sum, zip(*vs, wv))) if vs else wv)
-        parts.append(wv)
+                parts.append((tab[i] or self._seg(tab, part, c, 0, 0, w, lim, i))[0])
+            i += 100
+        parts[1] = tuple(map(sum, zip(*shares))) if len(shares) > 1 else shares[0]
+        return sum(parts, ())
+
+    def _seg(self, tab: list, part: int, c: int, x: int, y: int, w: int, lim: int, j: int | None = None) -> tuple:
+        v = tab[(c + 2) * 100 if j is None else j] = self._colour_seg(part, c, x, y, w, lim)
+        return v
+
+    def _train_class_counts(self, cards: tuple[int, ...], w: int, tl: int) -> tuple:
+        """The train part of the class counts for these train cards (plain
+        then anchor, by colour), wilds and trains in supply, as the cache
+        entry ``(counts, counts with the paired classes' (or None), bitmask
+        of the routes of the classes with payments, the same with paired)``
+        (tuples of ints only, so the garbage collector soon stops tracking
+        the cache entries)."""
         cache = self._rs_tcache
         if len(cache) > 100_000:  # bound the cache in long sessions
             cache.clear()
-        out = cache[(cards, w, tl)] = self._rs_tgetter(tuple(chain.from_iterable(parts)))
+        counts = self._part_counts(0, cards, w, tl) + self._rs_pzeros
+        out = cache[(cards, w, tl)] = (counts, None, reduce(or_, compress(self._rs_cmask, counts), 0), None)
         return out
 
-    def _paired_class_counts(self, cards: tuple[int, ...], w: int, lim: int) -> tuple[int, ...]:
-        """Payment counts of the paired route classes (lengths up to ``lim``)."""
-        M = self._rs_M
-        vec = _paired_vec(cards[:_NC], cards[_NC:], w, lim, M) if lim > 0 else self._rs_zeros
-        cache = self._rs_pcache
-        if len(cache) > 100_000:
-            cache.clear()
-        out = cache[(cards, w, lim)] = self._rs_pgetter(vec)
+    def _add_paired(self, entry: tuple, cards: tuple[int, ...], w: int, tl: int) -> tuple:
+        """Complete a train-part cache entry with the paired route classes."""
+        pkeys = self._rs_pkeys
+        top = pkeys[-1] if tl > pkeys[-1] else tl
+        if top > 0:
+            vec = _paired_counts(cards[:_NC], cards[_NC:], w, 2 * top)
+            paired = tuple([vec[L] if L <= top else 0 for L in pkeys])
+        else:
+            paired = self._rs_pzeros
+        counts = entry[0][: self._rs_ntrain] + paired
+        out = self._rs_tcache[(cards, w, tl)] = (entry[0], counts, entry[2], reduce(or_, compress(self._rs_cmask, counts), 0))
         return out
 
-    def _ship_class_counts(self, cards: tuple[int, ...], w: int, sl: int) -> tuple[int, ...]:
-        """As :meth:`_train_class_counts` for the ship route classes (single
-        then double ship cards, by colour)."""
-        M = self._rs_M
-        wv = _wild_vec(w, sl, M)
-        parts = []
-        vs = []
-        for c in range(_NC):
-            s1, s2 = cards[c], cards[_NC + c]
-            if s1 or s2:
-                u, v = _ship_vec(s1, s2, w, sl, M)
-                parts.append(u)
-                vs.append(v)
-            else:
-                parts.append(wv)
-        parts.append(tuple(map(sum, zip(*vs, wv))) if vs else wv)
-        parts.append(wv)
+    def _ship_class_counts(self, cards: tuple[int, ...], w: int, sl: int) -> tuple:
+        """The ship part of the class counts (single then double ship cards,
+        by colour) as the cache entry ``(counts, bitmask of the routes of the
+        classes with payments)``."""
         cache = self._rs_scache
         if len(cache) > 100_000:
             cache.clear()
-        out = cache[(cards, w, sl)] = self._rs_sgetter(tuple(chain.from_iterable(parts)))
+        counts = self._part_counts(2, cards, w, sl)
+        out = cache[(cards, w, sl)] = (counts, reduce(or_, compress(self._rs_smask, counts), 0))
         return out
 
     def _claim_options(self, ri: int) -> list[Move]:
@@ -887,28 +922,8 @@ class RailsSailsState(GameState):
                 if L % 2 and d >= half:
                     pays.append(((n2, half),))
         elif self._rpaired[ri]:
-            N = 2 * L
-            plain, anchor = h[_PLAIN:_ANCHOR], h[_ANCHOR:_SHIP1]
-            chosen: list[tuple[str, int]] = []
-
-            def rec(c: int, size: int, odd: int) -> None:
-                if c == _NC:
-                    k = N - size
-                    if odd <= k <= w:
-                        pays.append(_norm(chosen + [(wname, k)]))
-                    return
-                a, b = plain[c], anchor[c]
-                for t in range(min(a + b, N - size) + 1):
-                    o = odd + (t & 1)
-                    if o > w:
-                        continue
-                    for x in range(max(0, t - b), min(a, t) + 1):
-                        chosen.append((names[_PLAIN + c], x))
-                        chosen.append((names[_ANCHOR + c], t - x))
-                        rec(c + 1, size + t, o)
-                        del chosen[-2:]
-
-            rec(0, 0, 0)
+            pnames = tuple((names[_PLAIN + c], names[_ANCHOR + c]) for c in range(_NC))
+            _paired_payments(h[_PLAIN:_ANCHOR], h[_ANCHOR:_SHIP1], w, 2 * L, pnames, wname, 0, 0, 0, [], pays)
         else:
             if w >= L:
                 pays.append(((wname, L),))
@@ -928,8 +943,8 @@ class RailsSailsState(GameState):
     def _harbor_count(self, h: tuple[int, ...]) -> int:
         """Harbor payments in hand: 2 train + 2 ship cards of one colour, all
         with the anchor, wilds replacing any (C7)."""
-        w = h[_WILDI] if self.edition.options["harbor_wilds"] else 0
-        key = (bytes(h[_ANCHOR:_SHIP2]).translate(self._rs_htable), w if w < 4 else 4)
+        w = h[_WILDI] if self._rs_hwild else 0
+        key = (h[_ANCHOR:_SHIP2], w if w < 4 else 4)
         n = self._rs_harbor_cache.get(key)
         if n is not None:
             return n
@@ -969,17 +984,11 @@ class RailsSailsState(GameState):
 
     def _harbor_sites(self, p: int) -> list[str]:
         """Harbor cities free of harbors where ``p`` owns a route ending (B4)."""
-        routes = self.edition.routes
-        hc = self._harbor_cities
-        taken = {c for cities in self._harbors for c in cities}
-        sites = set()
-        for i, o in enumerate(self._owners):
-            if o == p:
-                r = routes[i]
-                for c in (r.a, r.b):
-                    if c in hc and c not in taken:
-                        sites.add(c)
-        return sorted(sites)
+        sites = self._rs_touch[p]
+        if not sites:
+            return []
+        taken = [c for cities in self._harbors for c in cities]
+        return sorted(sites.difference(taken) if taken else sites)
 
     def _exchange_options(self, _: Any = None) -> list[Move]:
         p = self._cur
@@ -999,12 +1008,14 @@ class RailsSailsState(GameState):
     def _action_groups(self) -> list:
         p = self._cur
         groups: list = []
-        if len(self._harbors[p]) < self.edition.harbors:
+        if len(self._harbors[p]) < self._rs_nharbors and self._rs_touch[p]:
             n = self._harbor_count(self._hands[p])
             if n:
                 build = self._harbor_options
-                groups.extend((n, build, city) for city in self._harbor_sites(p))
-        k = self._exchange_count(p)
+                groups = [(n, build, city) for city in self._harbor_sites(p)]
+        tb, sb = self._box[p]
+        t, s = self._pieces[p], self._ships[p]
+        k = (sb if sb < t else t) + (tb if tb < s else s)
         if k:
             groups.append((k, self._exchange_options, None))
         return groups
@@ -1243,8 +1254,9 @@ class RailsSailsState(GameState):
         self._box = self._box[:p] + (box,) + self._box[p + 1 :]
         self._exchanged = self._exchanged[:p] + (self._exchanged[p] + k,) + self._exchanged[p + 1 :]
         self._scores = self._scores[:p] + (self._scores[p] - k,) + self._scores[p + 1 :]
-        # [rec] a turn that could only exchange counts toward the all-pass end (A1)
-        self._passes = self._passes + 1 if stuck else 0
+        # [rec] a turn on which nothing but an exchange was possible, and that
+        # still leaves the player no claim, counts toward the all-pass end (A1)
+        self._passes = self._passes + 1 if stuck and not self._claim_groups() else 0
         self._end_turn()
 
     _apply = {

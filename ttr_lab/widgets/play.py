@@ -7,6 +7,10 @@ which goes through ``game.play``.  Legality comes from the library only
 reason and changes nothing.  The board is a plotly ``FigureWidget`` redrawn
 with :func:`ttr_lab.render.update_board`, which also refreshes the synced
 figure state, so a reloaded page or Voila shows the true position.
+Europe and Rails & Sails add controls of their own (a click on a city builds
+a station or harbor, the tunnel decision, the refill toggle, one deck button
+per pile, Stop, the setup split and piece exchange): see
+:mod:`ttr_lab.widgets.edition_controls`.
 
 >>> w = PlayWidget("usa", players=["You", "bot"], seed=7)
 >>> w
@@ -27,11 +31,12 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, parse_move
+from ..moves import ChoosePieces, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, parse_move
 from ..notation import cards_in_words
-from ..render import PLAYER_COLORS, ROUTE_COLORS, board_figure, route_at, route_trace_index, update_board
+from ..render import PLAYER_COLORS, board_figure, route_at, route_trace_index, update_board
 from ..scoring import ticket_status
 from ..state import GameState, Phase, new_game
+from .edition_controls import EditionControls, card_label, card_look, chips
 from .inspector import MoveInspector
 
 __all__ = ["PlayWidget", "play", "BOT_NAMES"]
@@ -40,14 +45,17 @@ __all__ = ["PlayWidget", "play", "BOT_NAMES"]
 BOT_NAMES = ("bot", "random", "greedy")
 _KWARGS = ("players", "seed", "options", "bots", "hide_hands", "show_paths", "width")
 _MAX_EXTRA = 6  # at most this many buttons for moves without a control of their own
-_CARD_INK = {"loco": ("#b0bec5", "#111111"), None: ("#eeeeee", "#777777")}
 _PROMPTS = {
     Phase.SETUP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
     Phase.KEEP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
     Phase.TURN: "{name}, your turn: take a face-up card or draw from the deck, "
                 "click a route's marker to claim it, or draw tickets.",
     Phase.SECOND_CARD: "{name}: take a second card (not a face-up locomotive) or draw from the deck.",
+    Phase.TUNNEL: "{name}: the tunnel asks for more cards: pay them or decline.",
+    Phase.SETUP_PIECES: "{name}: choose how many trains to keep (the rest are ships) and press Choose.",
 }
+_BUILD_HINT = {"stations_left": " or click a city to build a station",
+               "harbors_left": " or click a harbor city to build a harbor"}
 
 
 def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> None:
@@ -57,25 +65,6 @@ def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> Non
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise TypeError(f"{cls}() got an unexpected keyword argument {key!r}{hint} "
                             f"(known: {', '.join(known)})")
-
-
-def _card_look(name: str | None) -> tuple[str, str]:
-    if name in ROUTE_COLORS:
-        fill = ROUTE_COLORS[name]
-        h = fill.lstrip("#")
-        light = sum(w * int(h[i:i + 2], 16) for w, i in ((0.299, 0), (0.587, 2), (0.114, 4))) > 150
-        return fill, "#111111" if light else "#ffffff"
-    return _CARD_INK.get(name, _CARD_INK["loco"])
-
-
-def _chips(hand: dict[str, int]) -> str:
-    out = []
-    for name, k in hand.items():
-        fill, ink = _card_look(name)
-        out.append(f'<span class="ttr-card ttr-card-{name}" style="background:{fill};color:{ink};'
-                   f'border:1px solid #555;border-radius:4px;padding:1px 6px;margin:1px;'
-                   f'display:inline-block">{name} × {k}</span>')
-    return " ".join(out)
 
 
 class _TicketPath:
@@ -110,7 +99,7 @@ class _TicketPaths:
         return self._paths
 
 
-class PlayWidget(W.VBox):
+class PlayWidget(EditionControls, W.VBox):
     """Play Ticket to Ride on a clickable board.
 
     Parameters
@@ -184,6 +173,7 @@ class PlayWidget(W.VBox):
             button.layout.min_width = "64px"
         self._card_class = [""] * len(g.row)
         self._deck = self._button("Deck", "ttr-deck", lambda: self.play_move(DrawBlind()))
+        self._build_edition_controls()
         self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
         self._extra = W.HBox([]).add_class("ttr-extra-moves")  # stop / pass when the library offers them
         self._pay = W.ToggleButtons(options=[], style={"button_width": "auto"}).add_class("ttr-payment")
@@ -213,10 +203,11 @@ class PlayWidget(W.VBox):
         self._tabs = W.Tab([self._log, self.inspector, self._outcome],
                            titles=("Log", "Legal moves", "Score breakdown"))
         self._tabs.observe(lambda _c: self._refresh_inspector(), "selected_index")
-        side = W.VBox([self._pay_box, self._keep_box, self._hand, self._reveal, self._tickets, self._scores,
+        side = W.VBox([self._pay_box, *self._edition_side(), self._keep_box, self._hand, self._reveal, self._tickets, self._scores,
                        W.HBox([self._undo, self._redo_button]), W.HBox([self._hide, self._show_paths])],
                       layout=W.Layout(width="320px", margin="0 0 0 8px")).add_class("ttr-side")
-        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, self._extra]).add_class("ttr-cards")
+        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, *self._edition_row(),
+                       self._extra]).add_class("ttr-cards")
         super().__init__([self._status, cards, W.HBox([self.fig, side]), self._tabs])
         self.add_class("ttr-play")
 
@@ -235,6 +226,7 @@ class PlayWidget(W.VBox):
         try:
             move = parse_move(move) if isinstance(move, str) else move
             line = self._describe(move)
+            before = g.phase
             g.play(move)
         except IllegalMoveError as e:
             return self._refuse(f"Not allowed (rule {e.rule}): {e.reason}")
@@ -244,6 +236,8 @@ class PlayWidget(W.VBox):
         self._redo.clear()
         self._pending_claim = []
         self._message = line + self._run_bots()
+        if before == Phase.SETUP_PIECES:
+            self._message += self._pieces_revealed()
         self.refresh()
         return True
 
@@ -264,8 +258,9 @@ class PlayWidget(W.VBox):
         return True
 
     def click_faceup(self, slot: int) -> bool:
-        """What a click on face-up card ``slot`` (1-based) does."""
-        return self.play_move(DrawFaceUp(slot))
+        """What a click on face-up card ``slot`` (1-based) does; with two piles
+        (Rails & Sails) the refill toggle names the pile that replaces it."""
+        return self.play_move(DrawFaceUp(slot, self._refill.value if self._multi_pile else None))
 
     def undo(self) -> bool:
         """Step back to the previous decision of a person, taking back bot moves too."""
@@ -341,6 +336,8 @@ class PlayWidget(W.VBox):
         name = g.player_names[g.current_player]
         if isinstance(move, KeepTickets):  # which tickets is private
             return f"{name} kept {len(move.tickets)} ticket{'s' if len(move.tickets) != 1 else ''}"
+        if isinstance(move, ChoosePieces):  # secret until every player has chosen
+            return f"{name} chose how to split the pieces"
         return f"{name}: {g.describe(move)}"
 
     def _refuse(self, text: str) -> bool:
@@ -388,7 +385,15 @@ class PlayWidget(W.VBox):
     def _extra_moves(self) -> list[Move]:
         """Legal moves without a button of their own (stop drawing, pass)."""
         return [m for m in self.game.legal_moves
-                if not isinstance(m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets))]
+                if not isinstance(m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets,
+                                      *self._edition_extra_types()))]
+
+    def _pieces_revealed(self) -> str:
+        g = self.game
+        if g.phase == Phase.SETUP_PIECES or not hasattr(g, "ships"):
+            return ""
+        split = "; ".join(f"{n} {g.trains(q)} trains / {g.ships(q)} ships" for q, n in enumerate(g.player_names))
+        return f"\nPieces revealed: {split}"
 
     # ------------------------------------------------------------------ views
     def _viewer(self) -> int:
@@ -427,6 +432,9 @@ class PlayWidget(W.VBox):
             return f"Game over. Winner: {' and '.join(g.player_names[w] for w in out.winners)}."
         keep = [len(m.tickets) for m in g.legal_moves if isinstance(m, KeepTickets)]
         text = _PROMPTS.get(g.phase, "{name}: " + g.phase.name.lower().replace("_", " "))
+        if g.phase == Phase.TURN:
+            hint = "".join(h for attr, h in _BUILD_HINT.items() if hasattr(g, attr))
+            text = text.replace(", or draw tickets", f"{hint}, or draw tickets") if hint else text
         return text.format(name=g.player_names[g.current_player], k=min(keep, default=0))
 
     def _status_html(self) -> str:
@@ -437,7 +445,10 @@ class PlayWidget(W.VBox):
 
     def _board_options(self) -> dict[str, Any]:
         g = self.game
-        lit = {m.route for m in self._pending_claim}
+        lit = {m.route for m in self._pending_claim if isinstance(m, ClaimRoute)}
+        tunnel = getattr(g, "tunnel", None)
+        if tunnel is not None:
+            lit.add(tunnel.route)
         if self._inspected is not None:
             lit.add(self._inspected)
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width}
@@ -450,8 +461,8 @@ class PlayWidget(W.VBox):
     def _refresh_controls(self) -> None:
         g = self.game
         for i, (button, card) in enumerate(zip(self._faceup, g.row)):
-            fill, ink = _card_look(card)
-            button.description = card or "—"
+            fill, ink = card_look(g, card)
+            button.description = card_label(g, card)
             button.style.button_color, button.style.text_color = fill, ink
             if self._card_class[i]:
                 button.remove_class(self._card_class[i])
@@ -480,6 +491,8 @@ class PlayWidget(W.VBox):
                 box._ticket_id = t.id
                 self._checks.append(box)
             self._keep_list.children = self._checks
+        person = not g.is_over and g.current_player in self.humans
+        self._refresh_edition_controls(person, self._hand_visible())
         self._status.value = self._status_html()
 
     def _refresh_panels(self) -> None:
@@ -490,7 +503,7 @@ class PlayWidget(W.VBox):
         self._reveal.layout.display = "none" if visible else "flex"
         if visible:
             self._hand.value = (f"<b>Hand of {name}</b>: {g.hand_size(p)} cards<br>"
-                                f"{_chips(g.hand(p)) or '<i>no cards</i>'}")
+                                f"{chips(g, g.hand(p)) or '<i>no cards</i>'}")
             self._tickets.value = self._tickets_html(p)
         else:
             self._hand.value = f"<b>Hand of {name}</b>: {g.hand_size(p)} cards (hidden)"
@@ -500,12 +513,14 @@ class PlayWidget(W.VBox):
             mark = "▶" if q == g.current_player and not g.is_over else ""
             colour = PLAYER_COLORS[q % len(PLAYER_COLORS)]
             kind = "bot" if q in self.bots else "person"
+            pieces = "".join(f"<td>{cell}</td>" for _, cell in self._score_columns(q))
             rows.append(f'<tr><td>{mark}</td><td style="color:{colour};font-weight:bold">{html.escape(who)}</td>'
-                        f"<td>{kind}</td><td>{g.scores[q]}</td><td>{g.pieces(q)}</td><td>{g.hand_size(q)}</td>"
+                        f"<td>{kind}</td><td>{g.scores[q]}</td>{pieces}<td>{g.hand_size(q)}</td>"
                         f"<td>{len(g.tickets(q))}</td></tr>")
         turns = "" if g.final_turns_left is None else f"<br><b>Final round:</b> {g.final_turns_left} turns left"
-        self._scores.value = ("<table><tr><th></th><th>player</th><th></th><th>score</th><th>trains</th>"
-                              f"<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}")
+        heads = "".join(f"<th>{h}</th>" for h, _ in self._score_columns(0))
+        self._scores.value = ("<table><tr><th></th><th>player</th><th></th><th>score</th>"
+                              f"{heads}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}")
         lines = [html.escape(s) for s in self._lines[-12:]]
         start = len(self._lines) - len(lines) + 1
         self._log.value = "<ol start='%d' style='margin:0'>%s</ol>" % (
