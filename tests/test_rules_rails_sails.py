@@ -25,7 +25,6 @@ from ttr_lab import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
-    DrawTickets,
     ExchangePieces,
     IllegalMoveError,
     KeepTickets,

@@ -4,18 +4,19 @@
 Two card piles, ``"trains"`` and ``"ships"``, and a six-card row (three of
 each).  The cards, by their names in the move notation:
 
-===============  =====  ==========================================  ======
-name             pile   what it is                                  count
-===============  =====  ==========================================  ======
-``red``          trains train card without the harbor symbol         7
-``red-anchor``   trains train card with the harbor (anchor) symbol   4
-``red-ship``     ships  single-ship card (always has the anchor)     4
-``red-ship2``    ships  double-ship card (covers 2 spaces, no anchor) 6
-``wild``         trains wild card (counts as bearing the anchor)    14
-===============  =====  ==========================================  ======
+===============  ======  ==============================================  =====
+name             pile    what it is                                      count
+===============  ======  ==============================================  =====
+``red``          trains  train card without the harbor symbol            7
+``red-anchor``   trains  train card with the harbor (anchor) symbol      4
+``red-ship``     ships   single-ship card (always has the anchor)        4
+``red-ship2``    ships   double-ship card (covers 2 spaces, no anchor)   6
+``wild``         trains  wild card (counts as bearing the anchor)        14
+===============  ======  ==============================================  =====
 
-for each of the colours pink, yellow, green, red, black and white: 80 train
-cards and 60 ship cards.
+with the first four for each of the colours pink, yellow, green, red, black
+and white: 80 train cards and 60 ship cards.  Wilds discard to the train
+pile.
 
 Moves particular to Rails & Sails (see :mod:`ttr_lab.moves` for the notation):
 ``pieces 20`` (setup: play with 20 trains, the rest of the pieces are
@@ -579,13 +580,15 @@ class RailsSailsState(GameState):
         self._rcol = tuple(-1 if r.color == "gray" else (colors.index(r.color) if r.color in colors else -2) for r in ed.routes)
         # Route classes: routes of one class have the same payments.  Class
         # order: unpaired train classes, paired classes, ship classes; a class
-        # key is (colour index or -1 gray or -2 no card's colour, length).
-        M = self._rs_M = max([r.length for r in ed.routes] + [1])
+        # key is (colour index or -1 gray or -2 no card's colour, length), and
+        # sorting the keys puts a part's classes in the order _part_counts
+        # lays them out: colour -2, -1, then 0..5, each by length.
+        self._rs_M = max([r.length for r in ed.routes] + [1])  # counts above this cannot matter
         rcol = self._rcol
         tkeys = sorted({(rcol[i], r.length) for i, r in enumerate(ed.routes) if not r.is_ship and not r.paired})
         pkeys = sorted({r.length for r in ed.routes if r.paired})
         skeys = sorted({(rcol[i], r.length) for i, r in enumerate(ed.routes) if r.is_ship})
-        self._rs_tkeys, self._rs_pkeys, self._rs_skeys = tuple(tkeys), tuple(pkeys), tuple(skeys)
+        self._rs_pkeys = tuple(pkeys)
         class_of = []
         for i, r in enumerate(ed.routes):
             if r.paired:
@@ -595,7 +598,6 @@ class RailsSailsState(GameState):
             else:
                 class_of.append(tkeys.index((rcol[i], r.length)))
         self._rs_class_of = tuple(class_of)
-        self._rs_nclasses = len(tkeys) + len(pkeys) + len(skeys)
         # per part (0 trains, 2 ships) and colour (-2, -1, 0..5): the class lengths
         self._rs_lens = {
             part: {c: tuple(L for col, L in keys if col == c) for c in range(-2, _NC)}
@@ -612,10 +614,14 @@ class RailsSailsState(GameState):
         self._rs_nbytes = (len(ed.routes) + 7) // 8
         self._rs_pzeros = (0,) * len(pkeys)
         # per-edition caches of derived data, shared by all games of the edition
-        self._rs_tcache: dict[tuple, tuple] = {}  # (train cards, wilds, trains) -> [train class counts, with paired]
-        self._rs_scache: dict[tuple, tuple[int, ...]] = {}  # (ship cards, wilds, ships) -> ship class counts
-        self._rs_ccache: dict[tuple, tuple[int, ...]] = {}  # one colour's share of a part's class counts
-        self._rs_segtab: dict[tuple[int, int, int], list] = {}  # the same by (part, wilds, pieces), then 100 * (colour + 2) + 10 * x + y
+        # (train cards, wilds, trains) -> see _train_class_counts
+        self._rs_tcache: dict[tuple, tuple] = {}
+        # (ship cards, wilds, ships) -> (ship class counts, bitmask of their routes)
+        self._rs_scache: dict[tuple, tuple] = {}
+        # one colour's share of a part's class counts, by (part, colour, x, y, wilds, pieces) ...
+        self._rs_ccache: dict[tuple, tuple] = {}
+        # ... and the same by (part, wilds, pieces), then in a list at 100 * (colour + 2) + 10 * x + y
+        self._rs_segtab: dict[tuple[int, int, int], list] = {}
         self._rs_harbor_cache: dict[tuple, int] = {}
         self._rs_nharbors = ed.harbors
         self._rs_hwild = ed.options["harbor_wilds"]
@@ -624,6 +630,7 @@ class RailsSailsState(GameState):
         self._rs_slot_state = (tuple(2 if c.wild else 1 for c in ct) + (0,)).__getitem__
         self._rs_pattern_cache: dict[tuple[int, ...], tuple[list[Move], list[Move]]] = {}
         self._rs_blind_order = tuple(sorted(range(len(ed.pile_names)), key=lambda q: ed.pile_names[q]))
+        self._rs_blind_all = [self._blind[q] for q in self._rs_blind_order]  # never mutated: callers concatenate
         self._harbor_cities = frozenset(c.name for c in ed.map.cities if c.harbor)
         self._rs_route_harbors = tuple(frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in ed.routes)
         self._choose_moves = tuple(ChoosePieces(t) for t in range(ed.train_range[0], ed.train_range[1] + 1))
@@ -647,7 +654,10 @@ class RailsSailsState(GameState):
     def _blind_picks(self) -> list[Move]:
         """Blind draws from the piles that have cards, in notation order
         (``blind ships`` before ``blind trains``) so the legal moves stay sorted."""
-        decks, discards, blind = self._decks, self._discards, self._blind
+        decks, discards = self._decks, self._discards
+        if len(decks) == 2 and (decks[0] or discards[0]) and (decks[1] or discards[1]):
+            return self._rs_blind_all  # both piles have cards: the usual case
+        blind = self._blind
         return [blind[q] for q in self._rs_blind_order if decks[q] or discards[q]]
 
     # ------------------------------------------------------------------ setup
@@ -936,9 +946,8 @@ class RailsSailsState(GameState):
                     m = L - k
                     for x in range(max(0, m - b), min(a, m) + 1):
                         pays.append(_norm([(np_, x), (na, m - x), (wname, k)]))
-        out = [ClaimRoute(rid, cards, label) for cards in pays]
-        out.sort()
-        return out
+        pays.sort()  # one route: the moves sort as their cards do
+        return [ClaimRoute(rid, cards, label) for cards in pays]
 
     def _harbor_count(self, h: tuple[int, ...]) -> int:
         """Harbor payments in hand: 2 train + 2 ship cards of one colour, all
@@ -966,11 +975,11 @@ class RailsSailsState(GameState):
     def _harbor_options(self, city: str) -> list[Move]:
         h = self._hands[self._cur]
         names = self._cname
-        w = h[_WILDI] if self.edition.options["harbor_wilds"] else 0
+        w = h[_WILDI] if self._rs_hwild else 0
         wname = names[_WILDI]
-        out = []
+        pays = []
         if w >= 4:
-            out.append(BuildHarbor(city, ((wname, 4),)))
+            pays.append(((wname, 4),))
         for c in range(_NC):
             X = min(2, h[_ANCHOR + c])
             Y = min(2, h[_SHIP1 + c])
@@ -978,9 +987,9 @@ class RailsSailsState(GameState):
                 for y in range(Y + 1):
                     k = 4 - x - y
                     if x + y and k <= w:
-                        out.append(BuildHarbor(city, _norm([(names[_ANCHOR + c], x), (names[_SHIP1 + c], y), (wname, k)])))
-        out.sort()
-        return out
+                        pays.append(_norm([(names[_ANCHOR + c], x), (names[_SHIP1 + c], y), (wname, k)]))
+        pays.sort()  # one city: the moves sort as their cards do
+        return [BuildHarbor(city, cards) for cards in pays]
 
     def _harbor_sites(self, p: int) -> list[str]:
         """Harbor cities free of harbors where ``p`` owns a route ending (B4)."""
@@ -1094,7 +1103,8 @@ class RailsSailsState(GameState):
             return (R_CLAIM, "mixed colours: every non-wild card must be of one colour")
         want = self._rcol[ri]
         if colors and want != -1 and colors != {want}:
-            return (R_CLAIM, f"a {route.color} route takes {route.color} cards (and wilds), not {names[cards[0][0] if kind[cards[0][0]] != 2 else cards[-1][0]]}")
+            got = self.edition.colors[next(iter(colors))]
+            return (R_CLAIM, f"a {route.color} route takes {route.color} cards (and wilds), not {got} ones")
         if ship:
             value = sum(self._cval[c] * k for c, k in cards)
             if value < L:
