@@ -88,7 +88,8 @@ class PlayerScore:
         out.append(f"  routes ({len(self.routes)}): {self.route_points}")
         for t in self.tickets:
             out.append(f"  ticket {t}")
-        out.append(f"  longest path: {self.longest_path} cars ({len(self.longest_path_routes)} routes)")
+        if self.longest_path_routes:  # editions without a path bonus do not compute it
+            out.append(f"  longest path: {self.longest_path} cars ({len(self.longest_path_routes)} routes)")
         for name, v in self.bonuses + self.adjustments:
             out.append(f"  {name}: {v:+d}")
         return out
