@@ -174,3 +174,23 @@ def write_map(path: Path, cities: Iterable[str], routes: Iterable[tuple], ticket
     }
     path.write_text(json.dumps(data, indent=1))
     return str(path)
+
+
+def random_game(edition: str, seed: int, players: int, plies: int | None = None, **options: Any) -> GameState:
+    """A seeded game of uniformly random legal moves, stopped after ``plies``
+    (or at the end)."""
+    import random
+
+    g = ttr_lab.new_game(edition, players=players, seed=seed, **options)
+    rng = random.Random(seed)
+    while not g.is_over and (plies is None or g.ply < plies):
+        lm = g.legal_moves
+        g.push(lm[rng.randrange(len(lm))])
+    return g
+
+
+def snapshot(g: GameState) -> dict:
+    """The position fields of a state (per-edition lookup tables left out),
+    for exact before/after comparisons."""
+    shared = g.edition._state_tables
+    return {k: v for k, v in g.__dict__.items() if k not in shared}

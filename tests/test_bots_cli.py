@@ -8,10 +8,9 @@ import sys
 
 import pytest
 
-import ttr_lab
 from ttr_lab.bots import GreedyBot, RandomBot, make_bot, play_game
 from ttr_lab.cli import main
-from ttr_lab.records import Record, dumps
+from ttr_lab.records import Record
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -18,22 +18,13 @@ from hypothesis import strategies as st
 import ttr_lab
 from ttr_lab.records import Record, dumps
 
+from .helpers import random_game, snapshot
+
 EDITIONS = ["usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "great_lakes"]
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def random_game(edition: str, seed: int, players: int, plies: int | None = None) -> ttr_lab.GameState:
-    g = ttr_lab.new_game(edition, players=players, seed=seed)
-    rng = random.Random(seed)
-    while not g.is_over and (plies is None or g.ply < plies):
-        lm = g.legal_moves
-        g.push(lm[rng.randrange(len(lm))])
-    return g
 
-
-def snapshot(g: ttr_lab.GameState) -> dict:
-    shared = g.edition._state_tables  # per-edition lookup tables, not position
-    return {k: v for k, v in g.__dict__.items() if k not in shared}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

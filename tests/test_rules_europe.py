@@ -23,7 +23,8 @@ from ttr_lab.editions.europe import EuropeState, station_borrowing
 from ttr_lab.records import Record, dumps
 from ttr_lab.scoring import longest_path, route_points
 
-from .helpers import arrange, past_setup
+from . import helpers
+from .helpers import arrange, past_setup, snapshot
 
 L = "loco"
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,10 +64,6 @@ def arrange_eu(game, *, stations=None, tickets=None, **kw):  # noqa: ANN001, ANN
     return arrange(game, tickets=tickets, extra=extra or None, **kw)
 
 
-def snapshot(g: ttr_lab.GameState) -> dict:
-    shared = g.edition._state_tables  # per-edition lookup tables, not position
-    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves") and k not in shared}
-
 
 def card_total(g: ttr_lab.GameState) -> int:
     d = g.to_dict()
@@ -78,12 +75,7 @@ def card_total(g: ttr_lab.GameState) -> int:
 
 
 def random_game(seed: int, players: int, plies: int | None = None, **options) -> EuropeState:
-    g = ttr_lab.new_game("europe", players=players, seed=seed, **options)
-    rng = random.Random(seed)
-    while not g.is_over and (plies is None or g.ply < plies):
-        lm = g.legal_moves
-        g.push(lm[rng.randrange(len(lm))])
-    return g
+    return helpers.random_game("europe", seed, players, plies, **options)
 
 
 # ---------------------------------------------------------------------------- the edition

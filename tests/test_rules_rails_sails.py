@@ -34,7 +34,7 @@ from ttr_lab import (
 from ttr_lab.records import Record, dumps
 from ttr_lab.scoring import route_points, ticket_status
 
-from .helpers import arrange, new_usa, past_setup
+from .helpers import arrange, new_usa, past_setup, random_game, snapshot
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 W = "wild"
@@ -69,19 +69,6 @@ def new_rs(edition: str = "world", players: int = 4, seed: int = 1, trains: int 
     assert g.phase == Phase.TURN
     return g
 
-
-def snapshot(g: ttr_lab.GameState) -> dict:
-    shared = g.edition._state_tables  # per-edition lookup tables, not position
-    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves") and k not in shared}
-
-
-def random_game(edition: str, seed: int, players: int, plies: int | None = None) -> ttr_lab.GameState:
-    g = ttr_lab.new_game(edition, players=players, seed=seed)
-    rng = random.Random(seed)
-    while not g.is_over and (plies is None or g.ply < plies):
-        lm = g.legal_moves
-        g.push(lm[rng.randrange(len(lm))])
-    return g
 
 
 def network(m: ttr_lab.Map, pairs: list[tuple[str, str]], avoid: tuple[str, ...] = ()) -> set[int]:

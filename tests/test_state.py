@@ -4,8 +4,6 @@ in ``test_properties.py``."""
 
 from __future__ import annotations
 
-import json
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,26 +11,16 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab import ClaimRoute, DrawBlind, DrawFaceUp, IllegalMoveError, KeepTickets, Phase
-from ttr_lab.records import Record, dumps
-from ttr_lab.scoring import route_points
 
-from .helpers import arrange, new_usa
+from . import helpers
+from .helpers import arrange, new_usa, snapshot
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def random_game(seed: int, players: int, plies: int | None = None, **options) -> ttr_lab.GameState:
-    g = ttr_lab.new_game("usa", players=players, seed=seed, **options)
-    rng = random.Random(seed)
-    while not g.is_over and (plies is None or g.ply < plies):
-        lm = g.legal_moves
-        g.push(lm[rng.randrange(len(lm))])
-    return g
+    return helpers.random_game("usa", seed, players, plies, **options)
 
-
-def snapshot(g: ttr_lab.GameState) -> dict:
-    shared = g.edition._state_tables  # per-edition lookup tables, not position
-    return {k: v for k, v in g.__dict__.items() if k not in ("_legal", "_stack", "_moves") and k not in shared}
 
 
 def card_total(g: ttr_lab.GameState) -> int:

@@ -35,7 +35,7 @@ from enum import IntEnum
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .cards import basic_payment_count, basic_payment_options
+from .cards import basic_payment_options
 from .editions import Edition, find_edition
 from .errors import IllegalMoveError, InvalidMoveError, TtrError
 from .moves import (

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as W
 import plotly.graph_objects as go
