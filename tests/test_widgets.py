@@ -446,3 +446,28 @@ def test_history_slider_moves_with_push_and_pop(monkeypatch):
     assert h.game.ply == 6 and h.slider.value == 6
     assert h.fig._widget_data == h.fig._data
     assert "0x" not in repr(h)
+
+
+def test_ticket_paths_show_cards_and_the_cheapest_network_for_all_tickets():
+    """Issue: the shortest way to finish each ticket with the cards it needs,
+    and the exact Steiner network beside networkx's approximation."""
+    import ttr_lab
+    from ttr_lab.analysis.position import cards_needed, ticket_network, ticket_paths
+
+    w = ttr_lab.play("usa", players=["You", "bot"], seed=3)
+    while w.game.phase.name == "SETUP_TICKETS" and w.game.current_player == 0:
+        w.game.play(w.game.legal_moves[-1])  # keep every dealt ticket
+        w.refresh()
+    w._show_paths.value = True
+    g = w.game
+    text = w._tickets_html(0)
+    exact = ticket_network(g, 0)
+    approx = ticket_network(g, 0, method="approx")
+    assert f"All tickets together: <b>{exact.cost}</b> more cars" in text
+    assert f"approximation: {approx.cost}" in text and approx.cost >= exact.cost
+    for t, path in ticket_paths(g, 0):
+        wanted = cards_needed(g, path.new_routes)
+        assert sum(wanted.values()) == path.cost
+        assert f"{path.cost} more cars" in text
+    names = [getattr(p, "name", "") for p in w._board_options()["paths"]]
+    assert any(n.startswith("all tickets: cheapest network") for n in names)

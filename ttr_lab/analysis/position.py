@@ -29,7 +29,7 @@ from .trees import SteinerTree, steiner_tree
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["route_access", "ticket_paths", "ticket_network", "NextClaim", "next_claims"]
+__all__ = ["route_access", "ticket_paths", "ticket_network", "cards_needed", "NextClaim", "next_claims"]
 
 
 def route_access(state: "GameState", player: int) -> tuple[frozenset[int], frozenset[int]]:
@@ -62,6 +62,26 @@ def ticket_network(state: "GameState", player: int, *, method: str = "exact") ->
     if len(set(cities)) > 10 and method == "exact":
         method = "approx"
     return steiner_tree(board_graph(state.map), cities, owned=owned, blocked=blocked, method=method)
+
+
+def cards_needed(state: "GameState", routes) -> dict[str, int]:  # noqa: ANN001
+    """The cards a set of routes asks for, by colour: ``{"red": 4, "any": 3}``
+    ("any" for gray routes, which take any one colour each; ship routes are
+    listed as e.g. ``"red ships"``; a paired route needs two cards a space).
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+    >>> cards_needed(g, [1, 2])   # Atlanta-Charleston (gray 2), Atlanta-Miami (blue 5)
+    {'any': 2, 'blue': 5}
+    """
+    need: dict[str, int] = {}
+    for rid in routes:
+        r = state.map.route(rid)
+        key = "any" if r.color == "gray" else r.color
+        if r.kind == "ship":
+            key += " ships"
+        need[key] = need.get(key, 0) + r.length * (2 if r.paired else 1)
+    return dict(sorted(need.items()))
 
 
 @dataclass(frozen=True)

@@ -70,12 +70,20 @@ def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> Non
 class _TicketPath:
     """One ticket's cheapest completion, for the board and the ticket list."""
 
-    def __init__(self, ticket: Any, found: Any) -> None:
+    def __init__(self, ticket: Any, found: Any, cards: dict[str, int] | None = None) -> None:
         self.ticket = ticket
         self.routes = tuple(found.routes) if found else ()
         self.cost = found.cost if found else None
-        self.summary = f"{self.cost} more cars" if found else "unreachable"
-        self.name = f"{ticket.label()}: {self.summary}"
+        wanted = ", ".join(f"{k} {n}" for k, n in (cards or {}).items())
+        self.name = f"{ticket.label()}: {self.cost} more cars" if found else f"{ticket.label()}: unreachable"
+        self.summary = (f"{self.cost} more cars" + (f": {wanted}" if wanted else "")) if found else "unreachable"
+
+
+class _Overlay:
+    """A named list of routes for ``board_figure(paths=...)``."""
+
+    def __init__(self, name: str, routes: Sequence[int]) -> None:
+        self.name, self.routes = name, tuple(routes)
 
 
 class _TicketPaths:
@@ -89,14 +97,28 @@ class _TicketPaths:
     def __init__(self) -> None:
         self._key: tuple = ()
         self._paths: list[_TicketPath] = []
+        self.network: Any = None  # exact Steiner tree for all the tickets
+        self.approx: Any = None  # networkx's approximation, for comparison
 
     def for_player(self, g: GameState, p: int) -> list[_TicketPath]:
         key = (p, tuple(sorted(g.route_owners().items())), tuple(t.id for t in g.tickets(p)))
         if key != self._key:
-            from ..analysis.position import ticket_paths
+            from ..analysis.position import cards_needed, ticket_network, ticket_paths
 
-            self._key, self._paths = key, [_TicketPath(t, found) for t, found in ticket_paths(g, p)]
+            self._key = key
+            self._paths = [_TicketPath(t, found, cards_needed(g, found.new_routes) if found else None)
+                           for t, found in ticket_paths(g, p)]
+            self.network = ticket_network(g, p) if g.tickets(p) else None
+            self.approx = ticket_network(g, p, method="approx") if self.network else None
         return self._paths
+
+    def network_html(self) -> str:
+        """One line on the cheapest single network joining every ticket."""
+        if self.network is None:
+            return ""
+        n, a = self.network, self.approx
+        return (f"<div class='ttr-network'>All tickets together: <b>{n.cost}</b> more cars "
+                f"(exact Steiner tree, {len(n.new_routes)} new routes); networkx's approximation: {a.cost}</div>")
 
 
 class PlayWidget(EditionControls, W.VBox):
@@ -455,6 +477,9 @@ class PlayWidget(EditionControls, W.VBox):
         if self._show_paths.value and self._hand_visible():
             found = self._paths.for_player(g, self._viewer())
             opts["paths"] = [p for p in found if p.cost]  # finished tickets need no path
+            net = self._paths.network
+            if net is not None and net.new_routes and len(opts["paths"]) > 1:  # worth it for 2+ open tickets
+                opts["paths"].append(_Overlay(f"all tickets: cheapest network, {net.cost} more cars", net.routes))
             opts["tickets"] = [p.ticket for p in found]
         return opts
 
@@ -545,7 +570,8 @@ class PlayWidget(EditionControls, W.VBox):
                 extra = f" — {costs[r.ticket.id].summary}"
             items.append(f"<li>{mark} {html.escape(r.ticket.label())} ({r.ticket.points}){html.escape(extra)}</li>")
         body = f"<ul style='margin:0'>{''.join(items)}</ul>" if items else " <i>none yet</i>"
-        return f"<b>Tickets of {name}</b>:{body}"
+        network = self._paths.network_html() if costs else ""
+        return f"<b>Tickets of {name}</b>:{body}{network}"
 
     def _refresh_inspector(self) -> None:
         if self._tabs.selected_index == 1:
