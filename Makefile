@@ -23,8 +23,9 @@ $(VENV)/.test-installed: pyproject.toml
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
 
+# --allow-root only when run as root (containers, CI machines)
 lab: setup
-	$(VENV)/bin/jupyter lab $(NB)
+	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) $(NB)
 
 # Debian's Chromium for the real-browser test (never `playwright install`).
 browser:
