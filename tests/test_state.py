@@ -220,3 +220,9 @@ def test_notation_round_trips(text):
 def test_bad_notation_is_rejected_with_the_text(text, message):
     with pytest.raises(ttr_lab.InvalidMoveError, match=message):
         ttr_lab.parse_move(text)
+
+
+def test_a_hand_made_claim_naming_a_card_twice_is_refused():
+    g = arrange(new_usa(), hands={0: {"red": 1, "blue": 3}}, current=0)
+    move = ClaimRoute(1, (("red", 1), ("red", 1)))  # built by hand, not by parse_move
+    assert g.why_illegal(move) == ("A4", "card red is named twice")

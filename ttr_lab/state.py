@@ -824,18 +824,37 @@ class GameState:
         ri = self.edition.route_index.get(move.route)
         if ri is None:
             return (R_CLAIM, f"there is no route {move.route} on the {self.map.id} map")
-        p = self._cur
-        why = self._claimable(p, ri)
+        why = self._claimable(self._cur, ri)
         if why:
             return why
-        cards = self._card_indices(move.cards)
-        if isinstance(cards, tuple) and len(cards) == 2 and isinstance(cards[0], str):
-            return cards  # an error
-        hand = self._hands[p]
-        for c, k in cards:
-            if hand[c] < k:
-                return (R_CLAIM, f"player has {hand[c]} {self.card_name(c)}, not {k}")
+        cards = self._hand_cards(move.cards, R_CLAIM)
+        if isinstance(cards, tuple):
+            return cards  # (rule, reason)
+        if not cards:
+            return (R_CLAIM, "a claim needs cards")
         return self._check_payment(ri, cards)
+
+    def _hand_cards(self, cards: Any, rule: str) -> list[tuple[int, int]] | tuple[str, str]:
+        """Card names to ``(index, count)`` pairs, checked against the current
+        player's hand; or ``(rule, reason)``.  A card named twice is refused,
+        so a hand-made move cannot pass the check twice with the same cards."""
+        index = self.edition.card_index
+        hand = self._hands[self._cur]
+        out = []
+        seen = set()
+        for name, k in cards:
+            c = index.get(name)
+            if c is None:
+                return (rule, f"unknown card {name!r} (cards: {', '.join(index)})")
+            if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
+                return (rule, f"card count must be positive ({name}:{k})")
+            if c in seen:
+                return (rule, f"card {name} is named twice")
+            seen.add(c)
+            if hand[c] < k:
+                return (rule, f"player has {hand[c]} {name}, not {k}")
+            out.append((c, k))
+        return out
 
     def _card_indices(self, cards: tuple[tuple[str, int], ...]):  # noqa: ANN202
         index = self.edition.card_index

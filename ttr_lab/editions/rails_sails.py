@@ -1052,26 +1052,6 @@ class RailsSailsState(GameState):
     def _refill_pile(self, move: DrawFaceUp, slot: int) -> int:
         return self._pile_by_name[move.refill]
 
-    def _rs_cards(self, cards: Any, rule: str) -> list[tuple[int, int]] | tuple[str, str]:
-        """Card names to ``(index, count)`` pairs, checked against the current hand."""
-        index = self.edition.card_index
-        hand = self._hands[self._cur]
-        out = []
-        seen = set()
-        for name, k in cards:
-            c = index.get(name)
-            if c is None:
-                return (rule, f"unknown card {name!r} (cards: {', '.join(index)})")
-            if not isinstance(k, int) or k <= 0:
-                return (rule, f"card count must be positive ({name}:{k})")
-            if c in seen:
-                return (rule, f"card {name} is named twice")
-            seen.add(c)
-            if hand[c] < k:
-                return (rule, f"player has {hand[c]} {name}, not {k}")
-            out.append((c, k))
-        return out
-
     def _check_payment(self, ri: int, cards: list[tuple[int, int]]) -> tuple[str, str] | None:
         """Rails & Sails payments (B4): the route's type of card plus wilds;
         ship cards count 1 or 2 with no card superfluous; paired routes take
@@ -1117,22 +1097,6 @@ class RailsSailsState(GameState):
             return (R_CLAIM, f"must pay exactly {L} cards, not {count}")
         return None
 
-    def _check_claim(self, move: ClaimRoute) -> tuple[str, str] | None:
-        if self._phase != _TURN:
-            return self._phase_error("claim")
-        ri = self.edition.route_index.get(move.route)
-        if ri is None:
-            return (R_CLAIM, f"there is no route {move.route} on the {self.map.id} map")
-        why = self._claimable(self._cur, ri)
-        if why:
-            return why
-        cards = self._rs_cards(move.cards, R_CLAIM)
-        if isinstance(cards, tuple):
-            return cards
-        if not cards:
-            return (R_CLAIM, "a claim needs cards")
-        return self._check_payment(ri, cards)
-
     def _check_harbor(self, move: BuildHarbor) -> tuple[str, str] | None:
         if self._phase != _TURN:
             return self._phase_error("harbor")
@@ -1152,7 +1116,7 @@ class RailsSailsState(GameState):
         routes = ed.routes
         if not any(o == p and city in (routes[i].a, routes[i].b) for i, o in enumerate(self._owners)):
             return (R_RS, f"the player owns no route ending in {city}")
-        cards = self._rs_cards(move.cards, R_RS)
+        cards = self._hand_cards(move.cards, R_RS)
         if isinstance(cards, tuple):
             return cards
         if sum(k for _, k in cards) != 4:
@@ -1209,7 +1173,6 @@ class RailsSailsState(GameState):
 
     _checks = {
         **GameState._checks,
-        ClaimRoute: _check_claim,
         BuildHarbor: _check_harbor,
         ExchangePieces: _check_exchange,
         ChoosePieces: _check_choose,
