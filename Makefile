@@ -28,11 +28,13 @@ lab: setup
 	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) $(NB)
 
 # Debian's Chromium for the real-browser test (never `playwright install`).
+APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || { command -v sudo >/dev/null 2>&1 && echo "sudo apt-get"; })
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium not installed: the browser tests will be skipped"; fi; }
+	  if [ -n "$(APT)" ]; then \
+	    for try in 1 2; do $(APT) update -qq && $(APT) install -y -qq chromium >/dev/null && break; sleep 10; done; \
+	  fi; \
+	  command -v chromium >/dev/null 2>&1 || echo "chromium not installed: the browser tests will be skipped"; }
 
 test: setup-test browser
 	$(PY) -m pytest -p no:cacheprovider -q tests ttr_lab \
