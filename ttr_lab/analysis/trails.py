@@ -335,7 +335,7 @@ def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
     for v in odd:
         g.dijkstra(v)
     odd_mask = sum(1 << v for v in odd)
-    cost = g.match(odd_mask, 2)
+    g.match(odd_mask, 2)  # fills the memo that tjoin reads
     removed = g.tjoin(odd_mask, 2)
     kept = [e for i, e in enumerate(edges) if not removed >> i & 1]
     pieces = _pieces(kept, n)
