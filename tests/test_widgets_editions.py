@@ -26,23 +26,9 @@ from ttr_lab.state import Phase  # noqa: E402
 from ttr_lab.widgets import PlayWidget  # noqa: E402
 
 from .helpers import arrange, past_setup  # noqa: E402
+from .test_widgets import find  # noqa: E402
 
 EDITIONS = ("europe", "rails_and_sails", "great_lakes")
-
-
-def all_widgets(root):
-    out, todo = [], [root]
-    while todo:
-        w = todo.pop()
-        out.append(w)
-        todo.extend(getattr(w, "children", ()))
-    return out
-
-
-def find(root, css):
-    found = [w for w in all_widgets(root) if css in getattr(w, "_dom_classes", ())]
-    assert found, f"no widget with class {css}"
-    return found[0]
 
 
 def shown(widget):
