@@ -37,7 +37,7 @@ browser:
 	  command -v chromium >/dev/null 2>&1 || echo "chromium not installed: the browser tests will be skipped"; }
 
 test: setup-test browser
-	$(PY) -m pytest -p no:cacheprovider -q tests ttr_lab \
+	$(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab \
 	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
 bench: setup
