@@ -1222,3 +1222,362 @@ def test_readme_example_map_loads(tmp_path):
     assert len(full) == 1
     m = load_map(write(tmp_path, full[0], "kent.json"))
     assert (m.id, len(m.cities), len(m.routes), len(m.tickets)) == ("kent", 5, 5, 2)
+
+
+# ---------------------------------------------------------------------------
+# Names: no blank names, no surrounding whitespace, no control characters
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [" Dover", "Dover ", "Dover\n", "\u00a0Dover"])
+def test_city_name_with_surrounding_whitespace(tmp_path, name):
+    data = classroom()
+    data["cities"][3]["name"] = name
+    assert_bad(tmp_path, data, f"city #4 ({name})", rf"name {re.escape(repr(name))} has leading or trailing whitespace$")
+
+
+@pytest.mark.parametrize("name, code", [("Do\tver", "0009"), ("Do\x00ver", "0000"), ("Dover\u202e", "202E"),
+                                        ("Do\u2028ver", "2028"), ("Do\x7fver", "007F")])
+def test_city_name_with_a_control_character(tmp_path, name, code):
+    data = classroom()
+    data["cities"][3]["name"] = name
+    assert_bad(tmp_path, data, f"city #4 ({name})", rf"name .* contains a control character \(U\+{code}\)$")
+
+
+def test_lone_surrogate_in_a_city_name(tmp_path):
+    text = json.dumps(classroom(), indent=2).replace('"Dover"', '"Dover\\ud800"', 1)
+    path = write(tmp_path, text)
+    line = text[: text.index("Dover\\ud800")].count("\n") + 1
+    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: line {line} column \d+: invalid JSON: "
+                       r'"Dover\\ud800" is half of a surrogate pair, not text$'):
+        load_map(path)
+    data = classroom()
+    data["cities"][3]["name"] = "Dover\ud800"  # straight from a dict: the name check catches it
+    with pytest.raises(MapDataError, match=r"contains a control character \(U\+D800\)$"):
+        map_from_dict(data, "d")
+
+
+def test_accented_and_inner_spaces_are_fine(tmp_path):
+    data = classroom()
+    data["cities"][3]["name"] = "Saint-Léon sur Mer"
+    for r in data["routes"]:
+        for end in ("a", "b"):
+            if r[end] == "Dover":
+                r[end] = "Saint-Léon sur Mer"
+    data["tickets"][0]["b"] = "Saint-Léon sur Mer"
+    data["tours"][0]["cities"][2] = "Saint-Léon sur Mer"
+    assert load_map(write(tmp_path, data)).has_city("Saint-Léon sur Mer")
+
+
+@pytest.mark.parametrize(
+    "section, index, key, value, entry, problem",
+    [
+        ("routes", 2, "b", "Canterbury ", "route 3 (Ashford-Canterbury )", "city name 'Canterbury ' has leading or trailing"),
+        ("routes", 2, "a", "", "route 3 (-Canterbury)", "empty city name$"),
+        ("tickets", 0, "a", " Bexley", "ticket 1", "city name ' Bexley' has leading or trailing whitespace$"),
+        ("tickets", 0, "b", "Dover\r", "ticket 1", r"city name 'Dover\\r' has leading or trailing whitespace$"),
+        ("tickets", 1, "deck", " class", "ticket 2", "deck name ' class' has leading or trailing whitespace$"),
+        ("tickets", 1, "deck", "", "ticket 2", "empty deck name$"),
+        ("tickets", 1, "deck", "cl\x1bass", "ticket 2", r"deck name 'cl\\x1bass' contains a control character \(U\+001B\)$"),
+        ("tours", 0, "deck", "tour ", "tour 3", "deck name 'tour ' has leading or trailing whitespace$"),
+    ],
+)
+def test_references_and_decks_with_bad_names(tmp_path, section, index, key, value, entry, problem):
+    data = classroom()
+    data[section][index][key] = value
+    assert_bad(tmp_path, data, entry, problem)
+
+
+def test_tour_city_with_surrounding_whitespace(tmp_path):
+    data = classroom()
+    data["tours"][0]["cities"][1] = "Canterbury\t"
+    assert_bad(tmp_path, data, "tour 3", r"city name 'Canterbury\\t' has leading or trailing whitespace$")
+
+
+@pytest.mark.parametrize(
+    "key, value, problem",
+    [
+        ("id", " classroom", "id ' classroom' has leading or trailing whitespace$"),
+        ("id", "", "empty id$"),
+        ("id", "class\nroom", r"id 'class\\nroom' contains a control character \(U\+000A\)$"),
+        ("name", "   ", "empty name$"),
+        ("name", "Our school\x00", r"name 'Our school\\x00' contains a control character \(U\+0000\)$"),
+    ],
+)
+def test_header_id_and_name(tmp_path, key, value, problem):
+    data = classroom()
+    data[key] = value
+    assert_bad(tmp_path, data, "header", problem)
+
+
+def test_long_values_are_cut_in_messages(tmp_path):
+    data = classroom()
+    data["routes"][2]["b"] = "Z" * 10_000
+    data["routes"][3]["length"] = 10 ** 4000
+    err = assert_bad(tmp_path, data, "route 3 (Ashford-" + "Z" * 57 + "...)", r"unknown city 'Z+\.\.\.$")
+    assert len(str(err)) < 200 + len(str(tmp_path))
+    del data["routes"][2]
+    err = assert_bad(tmp_path, data, "route 4 (Canterbury-Dover)", r"bad length 1000[0-9.]+ \(must be 1\.\.9\)$")
+    assert len(err.problem) < 100
+
+
+# ---------------------------------------------------------------------------
+# Map.digest: keyed by content
+# ---------------------------------------------------------------------------
+
+
+def test_digest_is_a_sha256_hex(m):
+    assert re.fullmatch(r"[0-9a-f]{64}", m.digest)
+
+
+def test_shipped_digests_differ():
+    digests = {load_map(n).digest for n in MAPS}
+    assert len(digests) == len(MAPS)
+
+
+def test_digest_is_the_same_for_the_same_content(tmp_path):
+    compact = tmp_path / "a.json"
+    compact.write_text(json.dumps(classroom(), separators=(",", ":")), encoding="utf-8")
+    pretty = write(tmp_path, classroom(), "b.json")
+    first, second = load_map(compact), load_map(pretty)
+    assert first is not second and first.source != second.source
+    assert first.digest == second.digest == load_map(compact).digest == map_from_dict(classroom()).digest
+
+
+def test_digest_ignores_defaults_and_the_about_note(tmp_path):
+    data = classroom()
+    data["about"] = "another note"
+    data["routes"][2]["locomotives"] = 0
+    data["routes"][2]["double_of"] = None
+    data["cities"][0]["lat"] = 51.150
+    assert map_from_dict(data).digest == map_from_dict(classroom()).digest
+
+
+def test_copy_of_a_shipped_map_has_its_digest(tmp_path):
+    from importlib import resources
+
+    text = resources.files("ttr_lab.maps").joinpath("usa.json").read_text(encoding="utf-8")
+    path = tmp_path / "usa_copy.json"
+    path.write_text(text, encoding="utf-8")
+    assert load_map(path).digest == load_map("usa").digest
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["routes"][2].update(length=3),
+        lambda d: d["routes"][2].update(color="red"),
+        lambda d: d["routes"][5].update(paired=False),
+        lambda d: d["routes"][3].update(kind="tunnel", locomotives=0),
+        lambda d: d["cities"][0].update(lat=51.16),
+        lambda d: d["cities"][2].update(harbor=False),
+        lambda d: d["tickets"][0].update(points=7),
+        lambda d: d["tickets"].reverse(),
+        lambda d: d["tours"][0].update(points_failed=-7),
+        lambda d: d.update(id="classroom2"),
+        lambda d: d.update(name="Our district"),
+        lambda d: d["routes"].pop(),
+    ],
+)
+def test_any_change_changes_the_digest(change):
+    data = classroom()
+    change(data)
+    assert map_from_dict(data).digest != map_from_dict(classroom()).digest
+
+
+def test_an_edited_file_gets_a_new_digest(tmp_path):
+    path = write(tmp_path, classroom())
+    before = load_map(path)
+    data = classroom()
+    data["routes"][0]["length"] = data["routes"][1]["length"] = 4
+    write(tmp_path, data)
+    after = load_map(path)
+    assert after.source == before.source and after.digest != before.digest
+
+
+# ---------------------------------------------------------------------------
+# Files that are not map files, or are hostile
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_device_is_refused_quickly(device):
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(MapDataError, match=rf"^{device}: file: not a regular file \(a character device\); "
+                       "give the path of a map file$"):
+        load_map(Path(device))
+    with pytest.raises(MapDataError, match=rf"^{device}: file: not a regular file"):
+        load_map(device)  # contains "/": a path, not a shipped name
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no named pipes")
+def test_named_pipe_is_refused_quickly(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    out: list = []
+    t = threading.Thread(target=lambda: out.append(_error_of(load_map, fifo)), daemon=True)
+    t.start()
+    t.join(5)
+    assert not t.is_alive(), "load_map blocked on a named pipe"
+    err = out[0]
+    assert isinstance(err, MapDataError)
+    assert (err.file, err.entry) == (str(fifo), "file")
+    assert err.problem == "not a regular file (a named pipe); give the path of a map file"
+
+
+def _error_of(fn, *args) -> BaseException | None:
+    try:
+        fn(*args)
+    except BaseException as e:  # noqa: BLE001 - the test inspects it
+        return e
+    return None
+
+
+def test_directory_is_refused(tmp_path):
+    folder = tmp_path / "maps.json"
+    folder.mkdir()
+    assert_error = _error_of(load_map, folder)
+    assert isinstance(assert_error, MapDataError)
+    assert str(assert_error) == f"{folder}: file: not a regular file (a directory); give the path of a map file"
+
+
+def test_file_over_the_limit_is_refused(tmp_path):
+    from ttr_lab.safeio import MAP_LIMIT
+
+    path = tmp_path / "huge.json"
+    text = json.dumps(classroom())
+    path.write_text(text + " " * (MAP_LIMIT + 1 - len(text)), encoding="utf-8")
+    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: file: too large: {MAP_LIMIT + 1} bytes; "
+                       r"the limit for a map file is 4 MiB$"):
+        load_map(path)
+    path.write_text(text + " " * (MAP_LIMIT - len(text)), encoding="utf-8")
+    assert load_map(path).id == "classroom"  # exactly at the limit
+
+
+def test_non_utf8_after_a_byte_order_mark(tmp_path):
+    path = tmp_path / "mixed.json"
+    text = json.dumps(classroom(), indent=2).replace("Ashford", "Montréal")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("latin-1"))
+    offset = 3 + text.index("é")
+    line = text[: text.index("é")].count("\n") + 1
+    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: line {line}: not UTF-8 text \(byte {offset}\); "
+                       "save the file as UTF-8$"):
+        load_map(path)
+
+
+def _hostile(kind: str) -> tuple[str, str, str]:
+    """(file text, entry, problem regex) of a hostile or damaged map file."""
+    base = json.dumps(classroom(), indent=2)
+    if kind == "deep":
+        return "[" * 100_000 + "]" * 100_000, "line 1 column 65", "invalid JSON: nested deeper than 64 levels$"
+    if kind == "deep_field":
+        text = base.replace('"lat": 51.15', '"lat": ' + "[" * 100_000 + "]" * 100_000, 1)
+        line = text[: text.index("[[[")].count("\n") + 1
+        return text, rf"line {line} column \d+", "invalid JSON: nested deeper than 64 levels$"
+    if kind == "unclosed":
+        return '{"cities": ' + "[" * 100_000, r"line 1 column \d+", "invalid JSON: "
+    if kind == "big_int":
+        text = base.replace('"length": 2', '"length": ' + "9" * 5000, 1)
+        line = text[: text.index("9" * 5000)].count("\n") + 1
+        return text, rf"line {line} column \d+", "invalid JSON: an integer with more than 4300 digits$"
+    if kind in ("NaN", "Infinity", "-Infinity"):
+        text = base.replace('"lat": 51.15', f'"lat": {kind}', 1)
+        line = text[: text.index(kind)].count("\n") + 1
+        return text, rf"line {line} column \d+", f"invalid JSON: {kind} is not a JSON number; write a number$"
+    if kind == "overflow":
+        text = base.replace('"lon": 0.87', '"lon": 1e999', 1)
+        line = text[: text.index("1e999")].count("\n") + 1
+        return text, rf"line {line} column \d+", "invalid JSON: number 1e999 is too large$"
+    if kind == "duplicate":
+        text = base.replace('"length": 2,', '"length": 2, "length": 9,', 1)
+        return text, "JSON", "invalid JSON: duplicate key 'length' in the object .*"
+    if kind == "duplicate_header":
+        text = base.replace('"version": 1,', '"version": 1, "version": 1,', 1)
+        return text, "JSON", "invalid JSON: duplicate key 'version' in the object .*"
+    raise AssertionError(kind)
+
+
+HOSTILE = ["deep", "deep_field", "unclosed", "big_int", "NaN", "Infinity", "-Infinity", "overflow", "duplicate",
+           "duplicate_header"]
+
+
+@pytest.mark.parametrize("kind", HOSTILE)
+def test_hostile_files_raise_map_data_error_naming_the_file(tmp_path, kind):
+    import time
+
+    text, entry, problem = _hostile(kind)
+    path = write(tmp_path, text, f"{kind}.json")
+    start = time.monotonic()
+    err = _error_of(load_map, path)
+    assert time.monotonic() - start < 5
+    assert type(err) is MapDataError, repr(err)  # not RecursionError, ValueError, TypeError, ...
+    assert err.file == str(path)
+    assert re.fullmatch(entry, err.entry), err.entry
+    assert re.match(problem, err.problem), err.problem
+    assert str(err).startswith(f"{path}: ")
+
+
+def test_digits_inside_names_are_fine(tmp_path):
+    data = classroom()
+    data["about"] = "1" * 5000 + " [[[[" * 100 + " NaN Infinity"
+    assert load_map(write(tmp_path, data)).id == "classroom"
+
+
+# ---------------------------------------------------------------------------
+# Shipped maps without an installed package (a plain checkout)
+# ---------------------------------------------------------------------------
+
+
+def test_plain_checkout_falls_back_to_the_maps_folder(tmp_path):
+    """Run from a copy of the source tree with no ``pip install``: the package
+    ``ttr_lab.maps`` does not exist there (pyproject.toml makes ``maps/`` into
+    it only when building), so the loader reads the checkout's ``maps/``."""
+    import shutil
+    import subprocess
+    import sys
+
+    import networkx
+
+    import ttr_lab.data
+
+    package = Path(ttr_lab.data.__file__).resolve().parent
+    maps = package.parent / "maps"
+    if not (maps / "usa.json").is_file():
+        pytest.skip("not running from a checkout (no maps/ folder beside ttr_lab/)")
+    checkout = tmp_path / "checkout"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(package, checkout / "ttr_lab", ignore=ignore)
+    shutil.copytree(maps, checkout / "maps", ignore=ignore)
+    deps = tmp_path / "deps"
+    deps.mkdir()
+    (deps / "networkx").symlink_to(Path(networkx.__file__).resolve().parent, target_is_directory=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = (
+        "import importlib.util, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import ttr_lab.data as d\n"
+        "assert d.__file__.startswith(sys.argv[1]), d.__file__\n"
+        "assert importlib.util.find_spec('ttr_lab.maps') is None\n"
+        "m = d.load_map('usa')\n"
+        "print(m.id, len(m.cities), len(m.routes), m.source, m.digest)\n"
+        "print(','.join(d.available_maps()))\n"
+        "assert d.load_map('usa') is m\n"
+    )
+    # -S: no site-packages, so neither the editable install nor any installed ttr_lab is visible
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(checkout)],
+        cwd=elsewhere, capture_output=True, text=True, timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(deps), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert first == f"usa 36 100 maps/usa.json {load_map('usa').digest}"
+    assert second == ",".join(MAPS)

@@ -26,6 +26,12 @@ has 1..length locomotive spaces; parallel routes of the same kind of travel
 field and every validation message is described for teachers in
 ``maps/README.md``.
 
+Files are read through :mod:`ttr_lab.safeio`: only regular files, at most
+:data:`~ttr_lab.safeio.MAP_LIMIT` bytes, UTF-8, strict JSON (no ``NaN``, no
+key repeated in one object, no absurd nesting or numbers).  Names (cities,
+the cities a route or ticket names, decks, the map's id and name) must not be
+blank, start or end with whitespace, or contain control characters.
+
 Examples
 --------
 >>> from ttr_lab.data import load_map
@@ -36,18 +42,27 @@ Examples
 Route(id=1, a='Atlanta', b='Charleston', length=2, color='gray', kind='train', locomotives=0, double_of=None, paired=False)
 >>> len(usa.deck("base"))
 30
+>>> len(usa.digest), usa.digest == load_map("usa").digest
+(64, True)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass, field
-from functools import lru_cache
+import reprlib
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .errors import MapDataError
+from .safeio import MAP_LIMIT, loads_json, read_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.abc import Traversable
 
 __all__ = [
     "COLORS",
@@ -143,7 +158,11 @@ class Ticket:
 
 @dataclass(frozen=True)
 class Map:
-    """A whole map: cities, routes and tickets, validated."""
+    """A whole map: cities, routes and tickets, validated.
+
+    :attr:`digest` identifies the content, so caches can be keyed by it: an
+    edited copy of a map never passes for the original, whatever its file name.
+    """
 
     id: str
     name: str
@@ -159,6 +178,28 @@ class Map:
         object.__setattr__(self, "_city", {c.name: c for c in self.cities})
         object.__setattr__(self, "_route", {r.id: r for r in self.routes})
         object.__setattr__(self, "_ticket", {t.id: t for t in self.tickets})
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 (hex) of the map's content: id, name, cities, routes, tickets.
+
+        Canonical JSON of the validated objects (sorted keys, fixed
+        separators), so two loads of the same content agree whatever the
+        file's layout, while any change to a city, route or ticket, or to
+        the order of the tickets (which the shuffles see), changes it.
+        :attr:`source` is not part of it.
+        """
+        content = {
+            "format": "ttr_lab.map",
+            "version": 1,
+            "id": self.id,
+            "name": self.name,
+            "cities": [asdict(c) for c in self.cities],
+            "routes": [asdict(r) for r in self.routes],
+            "tickets": [asdict(t) for t in self.tickets],
+        }
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
 
     def city(self, name: str) -> City:
         return self._city[name]
@@ -230,14 +271,52 @@ _TOUR_FIELDS = {
 }
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxlong = _REPR.maxother = 80
+
+
 def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters so a message stays readable."""
-    text = repr(value)
+    """``repr(value)``, cut to ``limit`` characters so a message stays readable.
+
+    Big or deep values are not rendered in full first (:mod:`reprlib`).
+    """
+    text = repr(value[: limit + 1]) if isinstance(value, str) else _REPR.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _brief(value: Any, limit: int = 60) -> str:
+    """``str(value)`` cut like :func:`_short`: for naming entries."""
+    text = value if isinstance(value, str) else _short(value, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# Bidirectional embedding, override and isolate controls reorder what is shown.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _name_problem(value: str, what: str) -> str | None:
+    """Why ``value`` is not a usable name (``what`` says which), or None.
+
+    >>> _name_problem(" Dover", "city name")
+    "city name ' Dover' has leading or trailing whitespace"
+    >>> _name_problem("Do\\nver", "name")
+    "name 'Do\\\\nver' contains a control character (U+000A)"
+    >>> _name_problem("  ", "deck name"), _name_problem("Zürich", "name")
+    ('empty deck name', None)
+    """
+    if not value.strip():
+        return f"empty {what}"
+    if value != value.strip():
+        return f"{what} {_short(value)} has leading or trailing whitespace"
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
+            return f"{what} {_short(value)} contains a control character (U+{ord(ch):04X})"
+    return None
+
+
 def _check_fields(
-    source: str, entry: str, obj: Any, required: dict, optional: dict | None = None
+    source: str, entry: str, obj: Any, required: Mapping[str, Any], optional: Mapping[str, Any] | None = None
 ) -> None:
     if not isinstance(obj, dict):
         raise _fail(source, entry, f"expected an object, got {type(obj).__name__}")
@@ -252,7 +331,7 @@ def _check_fields(
             continue
         if key not in optional:
             allowed = ", ".join([*required, *optional])
-            raise _fail(source, entry, f"unknown field {key!r} (allowed: {allowed})")
+            raise _fail(source, entry, f"unknown field {_short(key)} (allowed: {allowed})")
         if not _is(value, optional[key]):
             raise _fail(source, entry, f"field {key!r} has wrong type: {_short(value)}")
 
@@ -285,21 +364,29 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
         {"about": str, "tours": list},
     )
     if data["format"] != "ttr_lab.map":
-        raise _fail(source, "header", f"format must be 'ttr_lab.map', not {data['format']!r}")
+        raise _fail(source, "header", f"format must be 'ttr_lab.map', not {_short(data['format'])}")
     if data["version"] != 1:
-        raise _fail(source, "header", f"unsupported version {data['version']!r} (this ttr_lab reads version 1)")
+        raise _fail(source, "header", f"unsupported version {_short(data['version'])} (this ttr_lab reads version 1)")
+    for key in ("id", "name"):
+        problem = _name_problem(data[key], key)
+        if problem:
+            raise _fail(source, "header", problem)
+
+    def check_name(entry: str, value: str, what: str) -> None:
+        problem = _name_problem(value, what)
+        if problem:
+            raise _fail(source, entry, problem)
 
     cities: list[City] = []
     names: set[str] = set()
     for i, c in enumerate(data["cities"]):
-        entry = f"city #{i + 1}" + (f" ({c.get('name')})" if isinstance(c, dict) and "name" in c else "")
+        entry = f"city #{i + 1}" + (f" ({_brief(c.get('name'))})" if isinstance(c, dict) and "name" in c else "")
         _check_fields(source, entry, c, _CITY_FIELDS, _CITY_OPTIONAL)
-        if not c["name"].strip():
-            raise _fail(source, entry, "empty name")
+        check_name(entry, c["name"], "name")
         if c["name"] in names:
-            raise _fail(source, entry, f"duplicate city name {c['name']!r}")
+            raise _fail(source, entry, f"duplicate city name {_short(c['name'])}")
         if not (-90 <= c["lat"] <= 90) or not (-180 <= c["lon"] <= 180):
-            raise _fail(source, entry, f"coordinates out of range: lat={c['lat']}, lon={c['lon']}")
+            raise _fail(source, entry, f"coordinates out of range: lat={_brief(c['lat'])}, lon={_brief(c['lon'])}")
         if c.get("waypoint") and c.get("harbor"):
             raise _fail(source, entry, "a waypoint cannot be a harbor city")
         names.add(c["name"])
@@ -312,30 +399,33 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
     for i, r in enumerate(data["routes"]):
         entry = f"route #{i + 1}"
         if isinstance(r, dict) and "id" in r:
-            entry = f"route {r['id']}" + (f" ({r.get('a')}-{r.get('b')})" if "a" in r and "b" in r else "")
+            entry = f"route {_brief(r['id'])}" + (
+                f" ({_brief(r.get('a'))}-{_brief(r.get('b'))})" if "a" in r and "b" in r else ""
+            )
         _check_fields(source, entry, r, _ROUTE_FIELDS, _ROUTE_OPTIONAL)
         if r["id"] in ids:
-            raise _fail(source, entry, f"duplicate route id {r['id']}")
+            raise _fail(source, entry, f"duplicate route id {_brief(r['id'])}")
         ids.add(r["id"])
         for end in ("a", "b"):
+            check_name(entry, r[end], "city name")
             if r[end] not in names:
-                raise _fail(source, entry, f"unknown city {r[end]!r}")
+                raise _fail(source, entry, f"unknown city {_short(r[end])}")
         if r["a"] == r["b"]:
             raise _fail(source, entry, "a route must join two different cities")
         if not 1 <= r["length"] <= MAX_ROUTE_LENGTH:
-            raise _fail(source, entry, f"bad length {r['length']} (must be 1..{MAX_ROUTE_LENGTH})")
+            raise _fail(source, entry, f"bad length {_brief(r['length'])} (must be 1..{MAX_ROUTE_LENGTH})")
         if r["color"] not in COLORS:
-            raise _fail(source, entry, f"bad colour {r['color']!r} (one of {', '.join(COLORS)})")
+            raise _fail(source, entry, f"bad colour {_short(r['color'])} (one of {', '.join(COLORS)})")
         if r["kind"] not in ROUTE_KINDS:
-            raise _fail(source, entry, f"bad kind {r['kind']!r} (one of {', '.join(ROUTE_KINDS)})")
+            raise _fail(source, entry, f"bad kind {_short(r['kind'])} (one of {', '.join(ROUTE_KINDS)})")
         locos = r.get("locomotives", 0)
         if r["kind"] == "ferry":
             if r["color"] != "gray":
                 raise _fail(source, entry, f"a ferry must be gray, not {r['color']!r}")
             if not 1 <= locos <= r["length"]:
-                raise _fail(source, entry, f"a ferry needs 1..{r['length']} locomotive spaces, not {locos}")
+                raise _fail(source, entry, f"a ferry needs 1..{r['length']} locomotive spaces, not {_brief(locos)}")
         elif locos:
-            raise _fail(source, entry, f"only ferries have locomotive spaces (got {locos})")
+            raise _fail(source, entry, f"only ferries have locomotive spaces (got {_brief(locos)})")
         if r.get("paired") and (r["kind"] != "train" or r["color"] != "gray"):
             raise _fail(source, entry, "a paired route must be a gray train route")
         routes.append(
@@ -348,7 +438,7 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
         entry = f"route {r.id} ({r.a}-{r.b})"
         other = by_id.get(r.double_of)
         if other is None:
-            raise _fail(source, entry, f"double_of names unknown route {r.double_of}")
+            raise _fail(source, entry, f"double_of names unknown route {_brief(r.double_of)}")
         if other.id == r.id:
             raise _fail(source, entry, "double_of points to the route itself")
         if {other.a, other.b} != {r.a, r.b}:
@@ -382,29 +472,31 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
     waypoints = {c.name for c in cities if c.waypoint}
 
     def check_city(entry: str, name: str) -> None:
+        check_name(entry, name, "city name")
         if name not in names:
-            raise _fail(source, entry, f"unknown city {name!r}")
+            raise _fail(source, entry, f"unknown city {_short(name)}")
         if name in waypoints:
-            raise _fail(source, entry, f"{name!r} is a waypoint; no ticket may name it")
+            raise _fail(source, entry, f"{_short(name)} is a waypoint; no ticket may name it")
 
     for i, t in enumerate(data["tickets"]):
-        entry = f"ticket {t['id']}" if isinstance(t, dict) and "id" in t else f"ticket #{i + 1}"
+        entry = f"ticket {_brief(t['id'])}" if isinstance(t, dict) and "id" in t else f"ticket #{i + 1}"
         _check_fields(source, entry, t, _TICKET_FIELDS)
         if t["id"] in tids:
-            raise _fail(source, entry, f"duplicate ticket id {t['id']}")
+            raise _fail(source, entry, f"duplicate ticket id {_brief(t['id'])}")
         tids.add(t["id"])
         check_city(entry, t["a"])
         check_city(entry, t["b"])
         if t["a"] == t["b"]:
             raise _fail(source, entry, "a ticket must name two different cities")
         if t["points"] <= 0:
-            raise _fail(source, entry, f"points must be positive, not {t['points']}")
+            raise _fail(source, entry, f"points must be positive, not {_brief(t['points'])}")
+        check_name(entry, t["deck"], "deck name")
         tickets.append(Ticket(t["id"], (t["a"], t["b"]), t["points"], t["deck"]))
     for i, t in enumerate(data.get("tours", [])):
-        entry = f"tour {t['id']}" if isinstance(t, dict) and "id" in t else f"tour #{i + 1}"
+        entry = f"tour {_brief(t['id'])}" if isinstance(t, dict) and "id" in t else f"tour #{i + 1}"
         _check_fields(source, entry, t, _TOUR_FIELDS)
         if t["id"] in tids:
-            raise _fail(source, entry, f"duplicate ticket id {t['id']}")
+            raise _fail(source, entry, f"duplicate ticket id {_brief(t['id'])}")
         tids.add(t["id"])
         for name in t["cities"]:
             if not isinstance(name, str):
@@ -415,10 +507,32 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
             check_city(entry, name)
         if not t["points_in_order"] >= t["points_any_order"] > 0 > t["points_failed"]:
             raise _fail(source, entry, "values must satisfy in_order >= any_order > 0 > failed")
+        check_name(entry, t["deck"], "deck name")
         tickets.append(
             Ticket(t["id"], tuple(t["cities"]), t["points_in_order"], t["deck"], t["points_any_order"], t["points_failed"])
         )
     return Map(data["id"], data["name"], tuple(cities), tuple(routes), tuple(tickets), source)
+
+
+_CHECKOUT_MAPS = Path(__file__).resolve().parent.parent / "maps"
+
+
+@lru_cache(maxsize=1)
+def _maps_root() -> Traversable:
+    """The folder of shipped maps: the package ``ttr_lab.maps`` when installed.
+
+    Running from a plain checkout (no ``pip install``), ``ttr_lab.maps`` does
+    not exist: pyproject.toml maps the top-level ``maps/`` folder to it only
+    in a built package.  Then the checkout's ``maps/`` folder is used.
+    """
+    try:
+        return resources.files("ttr_lab.maps")
+    except ModuleNotFoundError:
+        if not _CHECKOUT_MAPS.is_dir():
+            raise MapDataError(
+                "ttr_lab.maps", "package", f"the shipped maps are missing (no package ttr_lab.maps, no {_CHECKOUT_MAPS})"
+            ) from None
+        return _CHECKOUT_MAPS
 
 
 def available_maps() -> tuple[str, ...]:
@@ -427,45 +541,43 @@ def available_maps() -> tuple[str, ...]:
     >>> available_maps()
     ('europe', 'rails_and_sails_great_lakes', 'rails_and_sails_world', 'usa')
     """
-    root = resources.files("ttr_lab.maps")
-    return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json")))
+    return tuple(sorted(p.name[:-5] for p in _maps_root().iterdir() if p.name.endswith(".json")))
 
 
 @lru_cache(maxsize=None)
 def _load_shipped(name: str) -> Map:
-    res = resources.files("ttr_lab.maps").joinpath(f"{name}.json")
-    return _parse_text(res.read_text(encoding="utf-8"), f"maps/{name}.json")
+    """A shipped map (cached: the shipped files do not change while running)."""
+    source = f"maps/{name}.json"
+    with resources.as_file(_maps_root().joinpath(f"{name}.json")) as path:
+        text = read_text(path, limit=MAP_LIMIT, error=MapDataError, what="map file", name=source)
+    return _parse_text(text, source)
 
 
 def _parse_text(text: str, source: str) -> Map:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MapDataError(source, f"line {e.lineno} column {e.colno}", f"invalid JSON: {e.msg}") from e
-    return map_from_dict(data, source)
+    return map_from_dict(loads_json(text, where=source, error=MapDataError), source)
 
 
 def load_map(name_or_path: str | Path) -> Map:
     """Load a shipped map by name (``"usa"``) or any map file by path.
 
-    Shipped maps are cached, so loading one twice returns the same object.
+    A ``str`` is a shipped map's name unless it contains ``/`` or ``\\`` or
+    ends in ``.json``; a :class:`~pathlib.Path` is always a file.  Shipped maps
+    are cached, so loading one twice returns the same object.  A file is read
+    afresh on every call (never cached by path, so edits show up), through
+    :func:`ttr_lab.safeio.read_text`: it must be a regular UTF-8 file of at
+    most :data:`~ttr_lab.safeio.MAP_LIMIT` bytes.
+
+    Raises
+    ------
+    MapDataError
+        Naming the file (or the unknown map name), the entry and the problem.
     """
     text = str(name_or_path)
-    if isinstance(name_or_path, str) and "/" not in text and not text.endswith(".json"):
+    if isinstance(name_or_path, str) and not any(sep in text for sep in "/\\") and not text.endswith(".json"):
         if text not in available_maps():
-            raise MapDataError(text, "map", f"no shipped map named {text!r} (have: {', '.join(available_maps())})")
+            raise MapDataError(
+                _brief(text), "map", f"no shipped map named {_short(text)} (have: {', '.join(available_maps())})"
+            )
         return _load_shipped(text)
     path = Path(name_or_path)
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise MapDataError(str(path), "file", f"cannot read: {e.strerror or e}") from e
-    try:
-        # "utf-8-sig" also accepts the byte-order mark some editors write.
-        content = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise MapDataError(
-            str(path), f"line {line}", f"not UTF-8 text (byte {e.start}); save the file as UTF-8"
-        ) from e
-    return _parse_text(content, str(path))
+    return _parse_text(read_text(path, limit=MAP_LIMIT, error=MapDataError, what="map file", name=str(path)), str(path))
