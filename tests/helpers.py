@@ -190,7 +190,7 @@ def random_game(edition: str, seed: int, players: int, plies: int | None = None,
 
 
 def snapshot(g: GameState) -> dict:
-    """The position fields of a state (per-edition lookup tables left out),
-    for exact before/after comparisons."""
-    shared = g.edition._state_tables
-    return {k: v for k, v in g.__dict__.items() if k not in shared}
+    """The position fields of a state (all of its ``__dict__``: tables live
+    on the edition), for exact before/after comparisons."""
+    assert tuple(g.__dict__) == g.edition.field_attrs, "a state holds its edition's fields, in order"
+    return dict(g.__dict__)

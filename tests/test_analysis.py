@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab.analysis as analysis
-from ttr_lab.analysis import trails
+from ttr_lab.scoring import trail as trails  # the longest-trail core
 from ttr_lab.analysis.paths import distance_table, shortest_ticket_path, ticket_graph
 from ttr_lab.analysis.trails import (
     cut_routes,

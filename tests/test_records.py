@@ -62,7 +62,7 @@ def tamper(rec_text: str, **changes) -> str:
 
 def test_malformed_records_name_the_problem(finished):
     text = Record.from_state(finished).dumps()
-    with pytest.raises(RecordError, match=r"record: invalid JSON at line 1"):
+    with pytest.raises(RecordError, match=r"record: line 1 column \d+: invalid JSON"):
         Record.loads("{not json")
     with pytest.raises(RecordError, match=r"record.edition: unknown edition 'chess'"):
         Record.loads(tamper(text, edition="chess"))

@@ -296,11 +296,8 @@ class FakeState:
     def route_owners(self):
         return dict(self._owners)
 
-    def stations(self):
-        return {"Denver": 2}
-
-    def harbors(self):
-        return {}
+    def buildings(self):  # pieces built on cities, by kind (as GameState.buildings)
+        return {"station": {"Denver": 2}, "harbor": {}}
 
 
 def test_object_with_map_and_route_owners(usa):

@@ -251,7 +251,7 @@ def test_reset_shortfall_comes_from_the_other_pile():
     # the ship deck and discard are empty: the replacement and, after the reset,
     # two of the three ship slots come from the train deck (C15)
     g = new_rs()
-    h = arrange(g, row=["red", W, W, "red-ship", "green-ship", None],
+    h = arrange(g, row=["red", W, W, "red-ship", "green-ship", "yellow-anchor"],
                 deck_top=[W, "yellow", "pink", "white", "black", "green"], deck_size={"trains": 30, "ships": 0},
                 rest=3, current=0, discard=[])
     h.play(DrawFaceUp(4, "ships"))  # the ship pile is empty: the replacement is the train deck's wild
@@ -359,7 +359,9 @@ def test_scenario_37_harbors():
     h2 = arrange(h, owners={casablanca_lagos: 0, 2: 1}, current=1)  # seat 1 owns Al-Qahira-Casablanca
     assert h2.why_illegal(harbor("Casablanca", green_anchor=2, green_ship=2))[1].startswith("Casablanca already has a harbor")
     # a 4th harbor is rejected
-    h3 = arrange(h, extra={"harbors": [["Casablanca", "Athina", "Miami"], [], [], []]}, current=0)
+    # (seat 0 also owns Athina-Tehran and Miami-New York: a harbor is at the end of its owner's route)
+    h3 = arrange(h, owners={casablanca_lagos: 0, 13: 0, 109: 0},
+                 extra={"harbors": [["Casablanca", "Athina", "Miami"], [], [], []]}, current=0)
     assert h3.why_illegal(harbor("Lagos", green_ship=1, wild=1))[1] == "the player has built all 3 harbors"
     assert not any(isinstance(m, BuildHarbor) for m in h3.legal_moves)
 
@@ -425,7 +427,7 @@ def test_scenario_38_great_lakes_harbor_table():
 
 def test_harbor_with_no_completed_ticket_scores_nothing():
     g = new_rs(players=2)
-    h = arrange(g, owners={49: 0}, tickets={0: [22]}, extra={"harbors": [["Casablanca"], ["Lagos"]]})
+    h = arrange(g, owners={49: 0, 88: 1}, tickets={0: [22]}, extra={"harbors": [["Casablanca"], ["Lagos"]]})
     assert dict(_scored(h, 0).adjustments)["harbor Casablanca (0 completed tickets)"] == 0
     assert dict(_scored(h, 1).adjustments)["unbuilt harbors (2)"] == -8
 

@@ -80,8 +80,8 @@ def test_scenario_05_termination_guard_stops_an_endless_reset():
     # every non-wild card is in a hand: no deal could ever hold fewer than 3 wilds
     g = new_usa(seed=5)
     cards = {c: 12 for c in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")}
-    g = arrange(g, row=[L, L, "red", None, None], deck_top=[L] * 12, current=0, discard=[],
-                hands={0: {}, 1: {**cards, "red": 11}, 2: {}, 3: {}})
+    g = arrange(g, row=[L, L, "red", "red", "red"], deck_top=[L] * 12, current=0, discard=[],
+                hands={0: {}, 1: {**cards, "red": 9}, 2: {}, 3: {}})
     g.play(DrawFaceUp(3))
     assert g.row.count(L) >= 3 and g.resets == 0
 

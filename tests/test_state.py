@@ -191,8 +191,8 @@ def test_allow_single_draw_option_c6():
 def test_player_with_no_legal_action_passes_and_a_full_round_of_passes_ends_the_game():
     g = new_usa(players=2)
     # everything gone: no cards to draw, no tickets, empty hands
-    g = arrange(g, row=[None] * 5, deck_size=0, rest="discard", hands={0: {}, 1: {}}, current=0, ticket_deck_size=0)
-    g = arrange(g, discard=[], deck_size=0, rest=1, hands={0: {}, 1: {}}, current=0)
+    g = arrange(g, row=[None] * 5, deck_size=0, discard=[], rest=1, hands={0: {}, 1: {}}, current=0,
+                ticket_deck_size=0)
     assert g.hand_size(1) > 0
     # seat 1 holds every card; seat 0 can do nothing
     assert list(g.legal_moves) == [ttr_lab.Pass()]

@@ -17,7 +17,7 @@ pytest.importorskip("anywidget")
 from plotly.callbacks import Points  # noqa: E402
 
 import ttr_lab  # noqa: E402
-from ttr_lab.moves import (  # noqa: E402
+from ttr_lab import (  # noqa: E402
     BuildHarbor, BuildStation, ChoosePieces, ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, ExchangePieces,
     KeepTickets, PayTunnel, StopDrawing,
 )

@@ -10,29 +10,28 @@ Not affiliated with or endorsed by the game's publisher; it ships facts
 'SETUP_TICKETS'
 """
 
+from typing import Any
+
 from .data import City, Map, Route, Ticket, available_maps, load_map
 from .editions import Edition, edition_names, find_edition
+from .editions.europe import BuildStation, DeclineTunnel, PayTunnel
+from .editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
 from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
 from .moves import (
-    BuildHarbor,
-    BuildStation,
-    ChoosePieces,
     ClaimRoute,
-    DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    ExchangePieces,
     KeepTickets,
     Move,
     Pass,
-    PayTunnel,
     StopDrawing,
     parse_move,
 )
-from .state import GameState, LegalMoves, Phase, new_game
+from .phases import Phase
+from .state import GameState, LegalMoves, new_game
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "City", "Map", "Route", "Ticket", "available_maps", "load_map",
@@ -45,11 +44,11 @@ __all__ = [
 ]
 
 
-def play(edition: str = "usa", players=("You", "bot", "bot"), **kwargs):  # noqa: ANN001, ANN201
+def play(edition: str = "usa", players: Any = ("You", "bot", "bot"), **kwargs: Any) -> Any:
     """Open the play widget in Jupyter: ``ttr_lab.play("usa", players=["You", "bot"])``.
 
     Needs the ``lab`` extra (plotly, ipywidgets, anywidget).
     """
-    from .widgets import play as _play
+    from .widgets import play as _play  # the widgets are optional: imported only when asked for
 
     return _play(edition, players=players, **kwargs)

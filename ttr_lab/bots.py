@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 
 import networkx as nx
 
-from .moves import BuildHarbor, ChoosePieces, ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, PayTunnel
-from .state import GameState, Phase, new_game
+from .errors import TtrError
+from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .phases import Phase
+from .state import GameState, new_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
@@ -116,10 +118,8 @@ class GreedyBot:
         phase = view.phase
         if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
             return self._keep(view, moves)
-        if phase == Phase.TUNNEL:
-            return self._tunnel(moves, view)
-        if phase == Phase.SETUP_PIECES:
-            return self._pieces(view, moves)
+        if phase not in (Phase.TURN, Phase.SECOND_CARD):  # a decision of the edition's own
+            return view.edition.default_choice(view, moves) or moves[0]
         targets = self._targets(view)
         if phase == Phase.SECOND_CARD:
             return self._draw(view, moves, targets, second=True)
@@ -143,21 +143,6 @@ class GreedyBot:
         choice = KeepTickets(tuple(keep))
         return choice if choice in moves else moves[0]
 
-    def _tunnel(self, moves: list[Move], view: "PlayerView") -> Move:
-        """Pay a tunnel's extra cards (fewest wilds first); decline only when unable."""
-        pays = [m for m in moves if isinstance(m, PayTunnel)]
-        if pays:
-            return min(pays, key=lambda m: (self._wilds(view, m), m))
-        return next((m for m in moves if isinstance(m, DeclineTunnel)), moves[0])
-
-    def _pieces(self, view: "PlayerView", moves: list[Move]) -> Move:
-        """Rails & Sails setup: trains in proportion to the train spaces on the map."""
-        choices = sorted(m.trains for m in moves if isinstance(m, ChoosePieces))
-        routes = view.map.routes
-        share = sum(r.length for r in routes if not r.is_ship) / max(1, sum(r.length for r in routes))
-        want = choices[0] + share * (choices[-1] - choices[0])
-        return ChoosePieces(min(choices, key=lambda t: (abs(t - want), t)))
-
     def _turn(self, view: "PlayerView", moves: list[Move], targets: list[int]) -> Move:
         claims = [m for m in moves if isinstance(m, ClaimRoute)]
         m = view.map
@@ -170,22 +155,17 @@ class GreedyBot:
             if pool:
                 # longest route first, then the payment using fewest wilds
                 return max(pool, key=lambda c: (m.route(c.route).length, -self._wilds(view, c), -c.route))
-        harbors = [mv for mv in moves if isinstance(mv, BuildHarbor)]
-        if harbors:  # Rails & Sails: a harbor in a city one of the bot's tickets shows
-            mine = {c for t in view.tickets for c in t.cities}
-            good = [mv for mv in harbors if mv.city in mine]
-            if good:
-                return min(good, key=lambda mv: (self._wilds(view, mv), mv))
+        build = view.edition.suggested_action(view, moves)  # e.g. a harbor in a ticket city
+        if build is not None:
+            return build
         if not targets and not final and view.pieces[view.player] > 12:
             draw = DrawTickets()
             if draw in moves:
                 return draw
         return self._draw(view, moves, targets, second=False)
 
-    def _wilds(self, view: "PlayerView", claim: ClaimRoute | PayTunnel | BuildHarbor) -> int:
-        types = view.edition.card_types
-        index = view.edition.card_index
-        return sum(k for name, k in claim.cards if types[index[name]].wild)
+    def _wilds(self, view: "PlayerView", claim: ClaimRoute) -> int:
+        return view.edition.wilds_in(claim.cards)
 
     def _draw(self, view: "PlayerView", moves: list[Move], targets: list[int], *, second: bool) -> Move:
         m = view.map
@@ -252,10 +232,10 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
 
 def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
     """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``)."""
-    try:
-        return BOTS[name.lower()](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    cls = BOTS.get(str(name).strip().lower())
+    if cls is None:
+        raise TtrError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return cls(seed)
 
 
 def play_game(edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options) -> GameState:  # noqa: ANN003
@@ -275,4 +255,4 @@ def play_game(edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, see
             return game
         p = game.current_player
         game.play(bots[p].choose(views[p]))
-    raise RuntimeError(f"game did not end within {max_plies} plies")
+    raise TtrError(f"game did not end within {max_plies} plies")

@@ -6,10 +6,12 @@ tuple of counts, one per card type.  Moves name cards by their text name
 
 Examples
 --------
->>> from ttr_lab.cards import CardType, basic_payment_count
+>>> from ttr_lab.cards import STANDARD_CARD_TYPES, basic_payment_options
+>>> [c.name for c in STANDARD_CARD_TYPES][-2:]
+['black', 'loco']
 >>> # a 3-space gray route, hand: 2 red, 1 blue, 1 locomotive
->>> basic_payment_count(color=None, length=3, counts=[2, 1], wilds=1)
-1
+>>> basic_payment_options(color=None, length=3, counts=[2, 1], wilds=1)
+[(0, 2, 1)]
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 __all__ = [
     "CardType",
     "USA_COLORS",
-    "basic_payment_count",
+    "STANDARD_CARD_TYPES",
     "basic_payment_options",
 ]
 
@@ -49,41 +51,20 @@ class CardType:
         return self.color is None
 
 
-def basic_payment_count(
-    *, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int, min_wilds: int = 0
-) -> int:
-    """How many distinct payments exist for a plain route (RULES A4).
-
-    ``color`` is the index (into ``counts``) of the route's colour, or ``None``
-    for a gray route; ``counts`` are the player's non-wild cards by colour;
-    ``wilds`` the player's wild cards.  Payments differ by the colour used and
-    the number of wilds; an all-wild payment counts once.  ``min_wilds`` is a
-    ferry's number of locomotive spaces (RULES B3).
-
-    >>> basic_payment_count(color=0, length=3, counts=[2, 5], wilds=2)  # 2 red + 1 wild, 1 red + 2 wilds
-    2
-    """
-    n = 1 if wilds >= length else 0
-    top = min(wilds, length - 1)
-    if color is None:
-        for c in counts:
-            if c:
-                lo = max(length - c if c < length else 0, min_wilds)
-                if top >= lo:
-                    n += top - lo + 1
-        return n
-    c = counts[color]
-    lo = max(length - c if c < length else 0, min_wilds)
-    if top >= lo:
-        n += top - lo + 1
-    return n
+#: The cards of USA and Europe: the eight colours (indices 0-7), then the locomotive (8).
+STANDARD_CARD_TYPES = tuple(CardType(c, c) for c in USA_COLORS) + (CardType("loco", None, kind="wild"),)
 
 
 def basic_payment_options(
     *, color: int | None, length: int, counts: list[int] | tuple[int, ...], wilds: int, min_wilds: int = 0
 ) -> list[tuple[int | None, int, int]]:
-    """The payments counted by :func:`basic_payment_count`.
+    """Every payment of a plain route (rule A4): one colour, wilds standing in.
 
+    ``color`` is the index (into ``counts``) of the route's colour, or ``None``
+    for a gray route; ``counts`` are the player's non-wild cards by colour;
+    ``wilds`` the player's wild cards; ``min_wilds`` the wilds every payment
+    must include (a ferry's locomotive spaces, B3).  Payments differ by the
+    colour used and the number of wilds; an all-wild payment counts once.
     Returns ``(colour index or None, coloured cards, wilds)`` triples.
 
     >>> basic_payment_options(color=None, length=2, counts=[1, 0, 2], wilds=2)

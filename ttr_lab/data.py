@@ -201,6 +201,42 @@ class Map:
         text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(text.encode("ascii")).hexdigest()
 
+    def to_dict(self) -> dict[str, Any]:
+        """The map in the file format (``map_from_dict(m.to_dict())`` gives the same map).
+
+        >>> m = load_map("usa")
+        >>> map_from_dict(m.to_dict()).digest == m.digest
+        True
+        """
+        def city(c: City) -> dict[str, Any]:
+            d: dict[str, Any] = {"name": c.name, "lat": c.lat, "lon": c.lon}
+            d.update({k: True for k in ("harbor", "waypoint") if getattr(c, k)})
+            return d
+
+        def route(r: Route) -> dict[str, Any]:
+            d: dict[str, Any] = {"id": r.id, "a": r.a, "b": r.b, "length": r.length, "color": r.color, "kind": r.kind}
+            if r.locomotives:
+                d["locomotives"] = r.locomotives
+            if r.double_of is not None:
+                d["double_of"] = r.double_of
+            if r.paired:
+                d["paired"] = True
+            return d
+
+        out: dict[str, Any] = {
+            "format": "ttr_lab.map", "version": 1, "id": self.id, "name": self.name,
+            "cities": [city(c) for c in self.cities],
+            "routes": [route(r) for r in self.routes],
+            "tickets": [{"id": k.id, "a": k.a, "b": k.b, "points": k.points, "deck": k.deck}
+                        for k in self.tickets if not k.is_tour],
+        }
+        tours = [{"id": k.id, "cities": list(k.cities), "points_in_order": k.points,
+                  "points_any_order": k.points_any_order, "points_failed": k.points_failed, "deck": k.deck}
+                 for k in self.tickets if k.is_tour]
+        if tours:
+            out["tours"] = tours
+        return out
+
     def city(self, name: str) -> City:
         return self._city[name]
 

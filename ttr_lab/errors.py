@@ -19,6 +19,7 @@ __all__ = [
     "IllegalMoveError",
     "MapDataError",
     "RecordError",
+    "OutOfRangeError",
 ]
 
 
@@ -65,3 +66,8 @@ class RecordError(TtrError):
         self.problem = problem
         self.ply = ply
         super().__init__(f"{where}: {problem}")
+
+
+class OutOfRangeError(TtrError, IndexError):
+    """An index past the end: a legal move that is not there, an undo with
+    nothing to undo (also an :class:`IndexError`, as sequences raise)."""

@@ -4,7 +4,14 @@ A turn that draws two cards is two decisions (two moves); drawing tickets is
 ``DrawTickets`` followed by ``KeepTickets``.  ``state.phase`` says which kind of
 decision is due.
 
-Notation (``str(move)``; :func:`parse_move` reads it back):
+Every move class carries its own notation: a ``verb`` (the first word), a
+``parse`` classmethod reading the words after it, ``__str__`` writing it,
+a sort ``rank`` and ``describe(state)`` in words.  Defining a subclass with a
+``verb`` registers it, so :func:`parse_move` reads the moves of every edition
+without knowing them: an edition defines its own moves in its own package
+(Europe's ``BuildStation``, Rails & Sails' ``BuildHarbor``...).
+
+The base moves and their notation:
 
 ==============================  ==========================================
 ``faceup 3``                    take face-up card in slot 3 (slots 1..5)
@@ -16,12 +23,6 @@ Notation (``str(move)``; :func:`parse_move` reads it back):
                                 the bracketed route name is optional
 ``tickets``                     draw destination tickets
 ``keep 3 17``                   keep these drawn tickets (by id)
-``station Wien red:2``          build a station (Europe)
-``tunnel pay red:1``            pay a tunnel's extra cards (Europe)
-``tunnel decline``              decline a tunnel's extra cards (Europe)
-``harbor Lagos red:2 ...``      build a harbor (Rails & Sails)
-``exchange trains 3``           take 3 trains from the box (Rails & Sails)
-``pieces 20``                   choose 20 trains at setup (Rails & Sails)
 ``pass``                        no legal action: the turn passes
 ==============================  ==========================================
 
@@ -43,9 +44,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, dataclass, field, fields
-from typing import ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping
 
 from .errors import InvalidMoveError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
 
 __all__ = [
     "Move",
@@ -56,28 +60,49 @@ __all__ = [
     "ClaimRoute",
     "DrawTickets",
     "KeepTickets",
-    "BuildStation",
-    "PayTunnel",
-    "DeclineTunnel",
-    "BuildHarbor",
-    "ExchangePieces",
-    "ChoosePieces",
-    "Cards",
+    "CardList",
+    "move_classes",
+    "normalize_cards",
     "cards_from_text",
     "cards_to_text",
+    "cards_in_words",
+    "city_and_cards",
+    "card_list_problem",
+    "is_count",
     "parse_move",
+    "MAX_MOVE_TEXT",
 ]
 
-Cards = tuple  # tuple[tuple[str, int], ...], sorted by card name, counts > 0
+#: A card multiset in a move: ``(name, count)`` pairs sorted by name, counts > 0.
+CardList = tuple[tuple[str, int], ...]
+
+#: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
+MAX_MOVE_TEXT = 2000
+
+_VERBS: dict[str, list[type[Move]]] = {}
 
 
-def normalize_cards(cards: Iterable[tuple[str, int]] | dict[str, int]) -> tuple[tuple[str, int], ...]:
+def move_classes() -> dict[str, tuple[type[Move], ...]]:
+    """Every registered move class by its notation verb.
+
+    >>> sorted(move_classes())[:4]
+    ['blind', 'claim', 'exchange', 'faceup']
+    """
+    return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
+
+
+def is_count(k: object) -> bool:
+    """Whether ``k`` is a whole number (an ``int`` but not a ``bool``)."""
+    return type(k) is int
+
+
+def normalize_cards(cards: Iterable[tuple[str, int]] | Mapping[str, int]) -> CardList:
     """Merge and sort a card multiset into the canonical tuple form.
 
     >>> normalize_cards({"red": 2, "loco": 1})
     (('loco', 1), ('red', 2))
     """
-    items = cards.items() if isinstance(cards, dict) else cards
+    items = cards.items() if isinstance(cards, Mapping) else cards
     merged: dict[str, int] = {}
     for name, n in items:
         if n:
@@ -85,34 +110,110 @@ def normalize_cards(cards: Iterable[tuple[str, int]] | dict[str, int]) -> tuple[
     return tuple(sorted(merged.items()))
 
 
-def cards_to_text(cards: tuple[tuple[str, int], ...]) -> str:
+def cards_to_text(cards: CardList) -> str:
     return " ".join(f"{name}:{n}" for name, n in cards)
 
 
-_CARD_TOKEN = re.compile(r"^([a-z][a-z0-9_+\-]*):(\d+)$")
+def cards_in_words(cards: CardList) -> str:
+    """``"2 red + 1 loco"`` (``"nothing"`` for no cards)."""
+    return " + ".join(f"{k} {name}" for name, k in cards) or "nothing"
 
 
-def cards_from_text(tokens: Iterable[str], text: str = "") -> tuple[tuple[str, int], ...]:
+_CARD_TOKEN = re.compile(r"[a-z][a-z0-9_+\-]*:\d{1,6}")
+
+
+def _is_card_token(tok: str) -> bool:
+    return _CARD_TOKEN.fullmatch(tok) is not None
+
+
+def cards_from_text(tokens: Iterable[str], text: str = "") -> CardList:
+    """Read ``name:count`` tokens into a card list (linear in the tokens)."""
     out = []
     for tok in tokens:
-        m = _CARD_TOKEN.match(tok)
-        if not m:
-            raise InvalidMoveError(f"bad card token {tok!r} in {text!r} (expected name:count, e.g. red:2)")
-        n = int(m.group(2))
+        if not _is_card_token(tok):
+            raise InvalidMoveError(f"bad card token {_clip(tok)!r} in {_clip(text)!r} (expected name:count, e.g. red:2)")
+        name, _, count = tok.partition(":")
+        n = int(count)
         if n <= 0:
-            raise InvalidMoveError(f"card count must be positive in {tok!r} ({text!r})")
-        out.append((m.group(1), n))
+            raise InvalidMoveError(f"card count must be positive in {tok!r} ({_clip(text)!r})")
+        out.append((name, n))
     return normalize_cards(out)
+
+
+def city_and_cards(args: list[str], text: str) -> tuple[str, CardList]:
+    """Split ``["Den", "Haag", "red:2"]`` into the city and its cards (linear:
+    card tokens are taken from the end).
+
+    >>> city_and_cards(["Den", "Haag", "red:2", "loco:1"], "station Den Haag red:2 loco:1")
+    ('Den Haag', (('loco', 1), ('red', 2)))
+    """
+    k = len(args)
+    while k > 0 and _is_card_token(args[k - 1]):
+        k -= 1
+    if k == 0 or k == len(args):
+        raise InvalidMoveError(f"expected a city then cards in {_clip(text)!r}")
+    return " ".join(args[:k]), cards_from_text(args[k:], text)
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def card_list_problem(cards: object) -> str | None:
+    """Why ``cards`` is not a card list of (name, positive whole count) pairs, or None."""
+    if not isinstance(cards, tuple):
+        return f"cards must be a tuple of (name, count) pairs, not {type(cards).__name__}"
+    for item in cards:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+            return f"cards must be (name, count) pairs, not {_clip(repr(item))}"
+        if not is_count(item[1]) or item[1] <= 0:
+            return f"card count must be a positive whole number ({item[0]}:{item[1]!r})"
+    return None
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Move:
-    """Base class.  Moves sort by kind, then by their fields."""
+    """Base class.  Moves sort by kind (``rank``), then by their fields.
 
-    rank: ClassVar[int] = 99
+    A subclass sets ``verb`` (its notation's first word, which registers it
+    for :func:`parse_move`), ``rank``, and implements ``parse``, ``__str__``
+    and ``describe``.
+    """
 
-    def sort_key(self) -> tuple:
+    verb: ClassVar[str] = ""
+    rank: ClassVar[float] = 99
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # (dataclass(slots=True) rebuilds each class, so name the base explicitly)
+        super(Move, cls).__init_subclass__(**kwargs)
+        verb = cls.__dict__.get("verb")
+        if verb:
+            classes = _VERBS.setdefault(verb, [])
+            classes[:] = [c for c in classes if c.__qualname__ != cls.__qualname__ or c.__module__ != cls.__module__]
+            classes.append(cls)
+
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        """The move written ``verb args...``, or None if ``args`` do not fit this class."""
+        return cls() if not args else None
+
+    def describe(self, state: GameState) -> str:
+        """A short sentence for people, in this position."""
+        return str(self)
+
+    def problem(self) -> str | None:
+        """Why the field values are not well-formed (wrong types), or None.
+
+        A hand-built move such as ``DrawFaceUp(2.0)`` is refused before any
+        rule looks at it, so the game is never half-changed.
+        """
+        return None
+
+    def sort_key(self) -> tuple[Any, ...]:
         return (self.rank, self._fields())
+
+    def _fields(self) -> tuple[Any, ...]:
+        return ()
 
     def __repr__(self) -> str:
         parts = []
@@ -125,44 +226,37 @@ class Move:
             parts.append(f"{f.name}={value!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
-    def _fields(self) -> tuple:
-        return ()
-
-    def __lt__(self, other: "Move") -> bool:
+    def __lt__(self, other: Move) -> bool:
         return self.sort_key() < other.sort_key()
 
-    def __le__(self, other: "Move") -> bool:
+    def __le__(self, other: Move) -> bool:
         return self.sort_key() <= other.sort_key()
 
-    def __gt__(self, other: "Move") -> bool:
+    def __gt__(self, other: Move) -> bool:
         return self.sort_key() > other.sort_key()
 
-    def __ge__(self, other: "Move") -> bool:
+    def __ge__(self, other: Move) -> bool:
         return self.sort_key() >= other.sort_key()
+
+
+def _int_arg(word: str, text: str) -> int:
+    if not word.isdigit() or len(word) > 9:
+        raise InvalidMoveError(f"bad number {_clip(word)!r} in {_clip(text)!r}")
+    return int(word)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Pass(Move):
-    """No legal action exists: the turn passes with no effect (RULES A1)."""
+    """No legal action exists: the turn passes with no effect (rule A1)."""
 
-    rank: ClassVar[int] = 0
+    verb: ClassVar[str] = "pass"
+    rank: ClassVar[float] = 0
 
     def __str__(self) -> str:
         return "pass"
 
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ChoosePieces(Move):
-    """Rails & Sails setup: keep ``trains`` trains (the rest of the pieces are ships)."""
-
-    trains: int
-    rank: ClassVar[int] = 1
-
-    def _fields(self) -> tuple:
-        return (self.trains,)
-
-    def __str__(self) -> str:
-        return f"pieces {self.trains}"
+    def describe(self, state: GameState) -> str:
+        return "pass (no legal action)"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -172,13 +266,37 @@ class DrawFaceUp(Move):
 
     slot: int
     refill: str | None = None
-    rank: ClassVar[int] = 2
+    verb: ClassVar[str] = "faceup"
+    rank: ClassVar[float] = 2
 
-    def _fields(self) -> tuple:
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "refill"):
+            return None
+        slot = _int_arg(args[0], text)
+        if slot < 1:
+            raise InvalidMoveError(f"face-up slots are numbered from 1 in {_clip(text)!r}")
+        return cls(slot, args[2] if len(args) == 3 else None)
+
+    def problem(self) -> str | None:
+        if not is_count(self.slot):
+            return f"a face-up slot is a whole number, not {self.slot!r}"
+        if self.refill is not None and not isinstance(self.refill, str):
+            return f"a refill pile is named by a string, not {self.refill!r}"
+        return None
+
+    def _fields(self) -> tuple[Any, ...]:
         return (self.slot, self.refill or "")
 
     def __str__(self) -> str:
         return f"faceup {self.slot}" + (f" refill {self.refill}" if self.refill else "")
+
+    def describe(self, state: GameState) -> str:
+        i = self.slot - 1
+        row = state.row
+        card = row[i] if 0 <= i < len(row) else None
+        text = f"take the face-up {card or 'card'} (slot {self.slot})"
+        return text + (f", refill from the {self.refill} pile" if self.refill else "")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -186,23 +304,40 @@ class DrawBlind(Move):
     """Draw the top card of a pile (``None`` = the only pile)."""
 
     pile: str | None = None
-    rank: ClassVar[int] = 3
+    verb: ClassVar[str] = "blind"
+    rank: ClassVar[float] = 3
 
-    def _fields(self) -> tuple:
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        return cls(args[0] if args else None) if len(args) <= 1 else None
+
+    def problem(self) -> str | None:
+        if self.pile is not None and not isinstance(self.pile, str):
+            return f"a pile is named by a string, not {self.pile!r}"
+        return None
+
+    def _fields(self) -> tuple[Any, ...]:
         return (self.pile or "",)
 
     def __str__(self) -> str:
         return "blind" + (f" {self.pile}" if self.pile else "")
+
+    def describe(self, state: GameState) -> str:
+        return "draw blind" + (f" from the {self.pile} pile" if self.pile else " from the deck")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class StopDrawing(Move):
     """End a card draw after one card (Rails & Sails, or option ``allow_single_draw``)."""
 
-    rank: ClassVar[int] = 4
+    verb: ClassVar[str] = "stop"
+    rank: ClassVar[float] = 4
 
     def __str__(self) -> str:
         return "stop"
+
+    def describe(self, state: GameState) -> str:
+        return "stop after one card"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -210,95 +345,62 @@ class ClaimRoute(Move):
     """Claim route ``route`` (its id) paying ``cards`` ((name, count) pairs)."""
 
     route: int
-    cards: tuple[tuple[str, int], ...]
+    cards: CardList
     label: str = field(default="", compare=False, repr=False)
-    rank: ClassVar[int] = 5
+    verb: ClassVar[str] = "claim"
+    rank: ClassVar[float] = 5
 
-    def _fields(self) -> tuple:
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        if not args:
+            return None
+        route = _int_arg(args[0], text)
+        rest = args[1:]
+        label = ""
+        if rest and rest[0].startswith("("):
+            end = next((i for i, w in enumerate(rest) if w.endswith(")")), -1)
+            if end < 0:
+                raise InvalidMoveError(f"unclosed '(' in {_clip(text)!r}")
+            label = " ".join(rest[: end + 1])[1:-1]
+            rest = rest[end + 1 :]
+        if not rest:
+            raise InvalidMoveError(f"a claim needs cards, e.g. 'claim 5 red:2', in {_clip(text)!r}")
+        return cls(route, cards_from_text(rest, text), label)
+
+    def problem(self) -> str | None:
+        if not is_count(self.route):
+            return f"a route is named by its whole-number id, not {self.route!r}"
+        return card_list_problem(self.cards)
+
+    def _fields(self) -> tuple[Any, ...]:
         return (self.route, self.cards)
 
     def __str__(self) -> str:
         name = f" ({self.label})" if self.label else ""
         return f"claim {self.route}{name} {cards_to_text(self.cards)}"
 
-
-@dataclass(frozen=True, slots=True, repr=False)
-class PayTunnel(Move):
-    """Pay the extra cards a tunnel asks for (Europe)."""
-
-    cards: tuple[tuple[str, int], ...]
-    rank: ClassVar[int] = 6
-
-    def _fields(self) -> tuple:
-        return (self.cards,)
-
-    def __str__(self) -> str:
-        return f"tunnel pay {cards_to_text(self.cards)}"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class DeclineTunnel(Move):
-    """Decline a tunnel's extra cards: the claim fails, the turn ends (Europe)."""
-
-    rank: ClassVar[int] = 7
-
-    def __str__(self) -> str:
-        return "tunnel decline"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class BuildStation(Move):
-    """Build a station in ``city`` paying ``cards`` (Europe)."""
-
-    city: str
-    cards: tuple[tuple[str, int], ...]
-    rank: ClassVar[int] = 8
-
-    def _fields(self) -> tuple:
-        return (self.city, self.cards)
-
-    def __str__(self) -> str:
-        return f"station {self.city} {cards_to_text(self.cards)}"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class BuildHarbor(Move):
-    """Build a harbor in ``city`` paying ``cards`` (Rails & Sails)."""
-
-    city: str
-    cards: tuple[tuple[str, int], ...]
-    rank: ClassVar[int] = 9
-
-    def _fields(self) -> tuple:
-        return (self.city, self.cards)
-
-    def __str__(self) -> str:
-        return f"harbor {self.city} {cards_to_text(self.cards)}"
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ExchangePieces(Move):
-    """Take ``count`` pieces of kind ``take`` (trains/ships) from the box (Rails & Sails)."""
-
-    take: str
-    count: int
-    rank: ClassVar[int] = 10
-
-    def _fields(self) -> tuple:
-        return (self.take, self.count)
-
-    def __str__(self) -> str:
-        return f"exchange {self.take} {self.count}"
+    def describe(self, state: GameState) -> str:
+        m = state.map
+        if m.has_route(self.route):
+            r = m.route(self.route)
+            what = f"{r.label()} (route {r.id}, {r.length} {r.color}{'' if r.kind == 'train' else ' ' + r.kind})"
+        else:
+            what = f"route {self.route}"
+        return f"claim {what} paying {cards_in_words(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class DrawTickets(Move):
     """Draw destination tickets."""
 
-    rank: ClassVar[int] = 11
+    verb: ClassVar[str] = "tickets"
+    rank: ClassVar[float] = 11
 
     def __str__(self) -> str:
         return "tickets"
+
+    def describe(self, state: GameState) -> str:
+        return "draw destination tickets"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -306,107 +408,73 @@ class KeepTickets(Move):
     """Keep these of the tickets just drawn (ids, sorted)."""
 
     tickets: tuple[int, ...]
-    rank: ClassVar[int] = 12
+    verb: ClassVar[str] = "keep"
+    rank: ClassVar[float] = 12
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tickets", tuple(sorted(self.tickets)))
+        if isinstance(self.tickets, tuple) and all(is_count(t) for t in self.tickets):
+            object.__setattr__(self, "tickets", tuple(sorted(self.tickets)))
 
     @classmethod
-    def from_sorted(cls, tickets: tuple[int, ...]) -> "KeepTickets":
+    def from_sorted(cls, tickets: tuple[int, ...]) -> KeepTickets:
         """Fast constructor for an already sorted tuple (move generation)."""
         move = object.__new__(cls)
         object.__setattr__(move, "tickets", tickets)
         return move
 
-    def _fields(self) -> tuple:
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        ids = [_int_arg(a, text) for a in args]
+        if len(set(ids)) != len(ids):
+            raise InvalidMoveError(f"a ticket is named twice in {_clip(text)!r}")
+        return cls(tuple(ids))
+
+    def problem(self) -> str | None:
+        if not isinstance(self.tickets, tuple) or not all(is_count(t) for t in self.tickets):
+            return f"tickets are a tuple of whole-number ids, not {_clip(repr(self.tickets))}"
+        if len(set(self.tickets)) != len(self.tickets):
+            return "a ticket is named twice"
+        return None
+
+    def _fields(self) -> tuple[Any, ...]:
         return (self.tickets,)
 
     def __str__(self) -> str:
         return " ".join(["keep", *map(str, self.tickets)])
 
-
-_CITY_AND_CARDS = re.compile(r"^(?P<city>.+?)((?:\s+[a-z][a-z0-9_+\-]*:\d+)+)$")
-
-
-def _city_and_cards(rest: str, text: str) -> tuple[str, tuple[tuple[str, int], ...]]:
-    m = _CITY_AND_CARDS.match(rest.strip())
-    if not m:
-        raise InvalidMoveError(f"expected a city then cards in {text!r}")
-    return m.group("city").strip(), cards_from_text(m.group(2).split(), text)
+    def describe(self, state: GameState) -> str:
+        m = state.map
+        names = [m.ticket(t).label() if m.has_ticket(t) else str(t) for t in self.tickets]
+        return "keep " + ", ".join(names)
 
 
 def parse_move(text: str) -> Move:
-    """Parse the notation produced by ``str(move)``.
+    """Parse the notation produced by ``str(move)``, for the moves of every edition.
 
     Raises :class:`~ttr_lab.errors.InvalidMoveError` quoting the text.
+    Parsing takes time linear in the text, which is at most
+    :data:`MAX_MOVE_TEXT` characters.
 
     >>> parse_move("keep 17 3")
     KeepTickets(tickets=(3, 17))
     >>> parse_move("fly to the moon")
     Traceback (most recent call last):
     ...
-    ttr_lab.errors.InvalidMoveError: unknown move 'fly to the moon' (expected one of: pass, faceup, blind, stop, claim, tickets, keep, station, tunnel, harbor, exchange, pieces)
+    ttr_lab.errors.InvalidMoveError: unknown move 'fly to the moon' (expected one of: blind, claim, exchange, faceup, harbor, keep, pass, pieces, station, stop, tickets, tunnel)
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move's notation is a string, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise InvalidMoveError(f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT})")
     words = text.split()
     if not words:
         raise InvalidMoveError("empty move text")
     verb, args = words[0], words[1:]
-    try:
-        if verb == "pass" and not args:
-            return Pass()
-        if verb == "stop" and not args:
-            return StopDrawing()
-        if verb == "tickets" and not args:
-            return DrawTickets()
-        if verb == "faceup" and len(args) in (1, 3):
-            if len(args) == 3 and args[1] != "refill":
-                raise InvalidMoveError(f"expected 'faceup N refill PILE' in {text!r}")
-            slot = int(args[0])
-            if slot < 1:
-                raise InvalidMoveError(f"face-up slots are numbered from 1 in {text!r}")
-            return DrawFaceUp(slot, args[2] if len(args) == 3 else None)
-        if verb == "blind" and len(args) <= 1:
-            return DrawBlind(args[0] if args else None)
-        if verb == "claim" and args:
-            route = int(args[0])
-            rest = args[1:]
-            label = ""
-            if rest and rest[0].startswith("("):
-                joined = " ".join(rest)
-                end = joined.find(")")
-                if end < 0:
-                    raise InvalidMoveError(f"unclosed '(' in {text!r}")
-                label = joined[1:end]
-                rest = joined[end + 1 :].split()
-            if not rest:
-                raise InvalidMoveError(f"a claim needs cards, e.g. 'claim 5 red:2', in {text!r}")
-            return ClaimRoute(route, cards_from_text(rest, text), label)
-        if verb == "keep":
-            ids = [int(a) for a in args]
-            if len(set(ids)) != len(ids):
-                raise InvalidMoveError(f"a ticket is named twice in {text!r}")
-            return KeepTickets(tuple(ids))
-        if verb == "station" and args:
-            city, cards = _city_and_cards(" ".join(args), text)
-            return BuildStation(city, cards)
-        if verb == "harbor" and args:
-            city, cards = _city_and_cards(" ".join(args), text)
-            return BuildHarbor(city, cards)
-        if verb == "tunnel" and args == ["decline"]:
-            return DeclineTunnel()
-        if verb == "tunnel" and len(args) >= 2 and args[0] == "pay":
-            return PayTunnel(cards_from_text(args[1:], text))
-        if verb == "exchange" and len(args) == 2 and args[0] in ("trains", "ships"):
-            return ExchangePieces(args[0], int(args[1]))
-        if verb == "pieces" and len(args) == 1:
-            return ChoosePieces(int(args[0]))
-    except ValueError as e:
-        if isinstance(e, InvalidMoveError):
-            raise
-        raise InvalidMoveError(f"bad number in {text!r}") from e
-    verbs = "pass, faceup, blind, stop, claim, tickets, keep, station, tunnel, harbor, exchange, pieces"
-    if verb in verbs.split(", "):
-        raise InvalidMoveError(f"malformed {verb!r} move {text!r}")
-    raise InvalidMoveError(f"unknown move {text!r} (expected one of: {verbs})")
+    classes = _VERBS.get(verb)
+    if not classes:
+        raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(_VERBS))})")
+    for cls in classes:
+        move = cls.parse(args, text)
+        if move is not None:
+            return move
+    raise InvalidMoveError(f"malformed {verb!r} move {_clip(text)!r}")

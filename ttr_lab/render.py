@@ -321,10 +321,11 @@ class _Board:
             owners = _from_obj(obj, "route_owners")
         if player_names is None:
             player_names = _from_obj(obj, "player_names")
+        built = _from_obj(obj, "buildings") or {}
         if stations is None:
-            stations = _from_obj(obj, "stations")
+            stations = built.get("station")
         if harbors is None:
-            harbors = _from_obj(obj, "harbors")
+            harbors = built.get("harbor")
         self.owners = {_route_id(m, k): v for k, v in dict(owners or {}).items() if v is not None}
         self.stations = _city_map(m, stations)
         self.harbors = _city_map(m, harbors)
@@ -538,9 +539,10 @@ def board_figure(
     Parameters
     ----------
     obj : Map, or anything with ``.map`` (an edition), or a game state
-        A game state is duck-typed: ``route_owners()`` (route id -> seat),
-        ``player_names``, ``stations()`` and ``harbors()`` (city -> seat) are
-        used when present and the matching keyword is not given.
+        A game state (or a player's view) is duck-typed: ``route_owners()``
+        (route id -> seat), ``player_names`` and ``buildings()`` (kind ->
+        city -> seat: stations, harbors) are used when the matching keyword
+        is not given.
     owners : mapping route id -> seat index, optional
         Claimed routes, drawn thick in the seat's colour.
     player_colors, player_names : sequences, optional

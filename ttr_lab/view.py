@@ -2,8 +2,10 @@
 
 A view shows the player's own hand, tickets and pending choice, and only the
 public facts about everyone else (hand sizes, ticket counts, pieces, scores,
-claimed routes, the face-up row, pile sizes).  Deck order, other hands and
-other tickets are not reachable through it.  Bots decide from a view.
+claimed routes, the face-up row, pile sizes, and what each edition marks
+public: stations, harbors, a tunnel's reveal...).  Deck order, other hands,
+other tickets and the game's seed are not reachable through it.  Bots decide
+from a view.
 
 Examples
 --------
@@ -16,40 +18,72 @@ Examples
 0
 >>> sorted(v.to_dict())[:4]
 ['current', 'deck_sizes', 'discard_sizes', 'edition']
+>>> v.player = 0
+Traceback (most recent call last):
+...
+AttributeError: property 'player' of 'PlayerView' object has no setter
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
+from .data import Map, Ticket
+from .errors import TtrError
+from .phases import Phase
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import GameState, LegalMoves, Phase
+    from .core import Edition
+    from .state import GameState, LegalMoves
 
 __all__ = ["PlayerView"]
 
 
 class PlayerView:
-    """A read-only window on a :class:`~ttr_lab.state.GameState` for one seat."""
+    """A read-only window on a game state for one seat."""
 
-    __slots__ = ("_state", "player")
+    __slots__ = ("_state", "_player")
 
-    def __init__(self, state: "GameState", player: int) -> None:
-        if not 0 <= player < state.n:
-            raise ValueError(f"no seat {player} in a {state.n}-player game")
+    def __init__(self, state: GameState, player: int) -> None:
+        if type(player) is not int or not 0 <= player < state.n:
+            raise TtrError(f"no seat {player!r} in a {state.n}-player game")
         self._state = state
-        self.player = player
+        self._player = player
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to (fixed)."""
+        return self._player
+
+    def __getattr__(self, name: str) -> Any:
+        """A public accessor of the edition's rules (``view.stations()``)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        state = object.__getattribute__(self, "_state")
+        api = state.edition.state_api.get(name)
+        if api is None or not api.public:
+            raise AttributeError(f"a {state.edition.name} player's view has no attribute {name!r}")
+        fn = getattr(state.edition, api.method)
+        if api.prop:
+            return fn(state)
+        return functools.partial(fn, state)
+
+    def __dir__(self) -> list[str]:
+        public = [k for k, a in self._state.edition.state_api.items() if a.public]
+        return sorted({*super().__dir__(), *public})
 
     # public facts
     @property
-    def edition(self):  # noqa: ANN201
+    def edition(self) -> Edition:
         return self._state.edition
 
     @property
-    def map(self):  # noqa: ANN201
+    def map(self) -> Map:
         return self._state.edition.map
 
     @property
-    def phase(self) -> "Phase":
+    def phase(self) -> Phase:
         return self._state.phase
 
     @property
@@ -70,13 +104,11 @@ class PlayerView:
 
     @property
     def deck_sizes(self) -> tuple[int, ...]:
-        s = self._state
-        return tuple(len(d) for d in s._decks)
+        return tuple(len(d) for d in self._state._decks)
 
     @property
     def discard_sizes(self) -> tuple[int, ...]:
-        s = self._state
-        return tuple(len(d) for d in s._discards)
+        return tuple(len(d) for d in self._state._discards)
 
     @property
     def ticket_deck_size(self) -> int:
@@ -107,6 +139,12 @@ class PlayerView:
     def routes_of(self, player: int) -> tuple[int, ...]:
         return self._state.routes_of(player)
 
+    def buildings(self) -> dict[str, dict[str, int]]:
+        return self._state.buildings()
+
+    def route_open_to(self, route_id: int, player: int) -> bool:
+        return self._state.route_open_to(route_id, player)
+
     @property
     def final_turns_left(self) -> int | None:
         return self._state.final_turns_left
@@ -115,30 +153,34 @@ class PlayerView:
     def is_over(self) -> bool:
         return self._state.is_over
 
+    @property
+    def ply(self) -> int:
+        return self._state.ply
+
     # the player's own secrets
     @property
     def hand(self) -> dict[str, int]:
-        return self._state.hand(self.player)
+        return self._state.hand(self._player)
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
-        return self._state._hands[self.player]
+        return self._state._hands[self._player]
 
     @property
-    def tickets(self):  # noqa: ANN201
-        return self._state.tickets(self.player)
+    def tickets(self) -> tuple[Ticket, ...]:
+        return self._state.tickets(self._player)
 
     @property
-    def pending_tickets(self):  # noqa: ANN201
+    def pending_tickets(self) -> tuple[Ticket, ...]:
         s = self._state
-        return s.pending_tickets if s.current_player == self.player else ()
+        return s.pending_tickets if s.current_player == self._player else ()
 
     @property
     def is_my_turn(self) -> bool:
-        return self._state.current_player == self.player and not self._state.is_over
+        return self._state.current_player == self._player and not self._state.is_over
 
     @property
-    def legal_moves(self) -> "LegalMoves | tuple[()]":
+    def legal_moves(self) -> LegalMoves | tuple[()]:
         """The legal moves when this player is to decide, else ``()``.
 
         Legal moves never depend on hidden information (a blind draw does
@@ -148,15 +190,18 @@ class PlayerView:
 
     def why_illegal(self, move: Any) -> tuple[str, str] | None:
         if not self.is_my_turn:
-            return ("A1", f"it is not {self._state.player_names[self.player]}'s decision")
+            return ("A1", f"it is not {self._state.player_names[self._player]}'s decision")
         return self._state.why_illegal(move)
+
+    def describe(self, move: Any) -> str:
+        return self._state.describe(move)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (hidden information left out)."""
         s = self._state
-        return {
+        d = {
             "edition": s.edition.name,
-            "player": self.player,
+            "player": self._player,
             "phase": s.phase.name.lower(),
             "current": s.current_player,
             "row": list(self.row),
@@ -173,6 +218,9 @@ class PlayerView:
             "owners": {str(k): v for k, v in sorted(self.route_owners().items())},
             "final_turns_left": self.final_turns_left,
         }
+        d.update(s.edition.view_fields(s, self._player))
+        return d
 
     def __repr__(self) -> str:
-        return f"<PlayerView seat {self.player} of {self._state!r}>"
+        s = self._state
+        return f"<PlayerView seat {self._player} of a {s.edition.name} game, {s.n} players, ply {s.ply}, {s.phase.name}>"

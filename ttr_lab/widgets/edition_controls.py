@@ -19,9 +19,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..moves import (BuildHarbor, BuildStation, ChoosePieces, DeclineTunnel, DrawBlind, ExchangePieces, Move,
-                     PayTunnel, StopDrawing)
-from ..notation import cards_in_words
+from ..editions.europe import BuildStation, DeclineTunnel, PayTunnel
+from ..editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
+from ..moves import DrawBlind, Move, StopDrawing, cards_in_words
 from ..render import ROUTE_COLORS, city_at, city_trace_index
 from ..state import Phase
 

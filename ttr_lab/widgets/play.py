@@ -31,8 +31,8 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..moves import ChoosePieces, ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, parse_move
-from ..notation import cards_in_words
+from ..editions.rails_sails import ChoosePieces
+from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, cards_in_words, parse_move
 from ..render import PLAYER_COLORS, board_figure, route_at, route_trace_index, update_board
 from ..scoring import ticket_status
 from ..state import GameState, Phase, new_game

@@ -1,15 +1,15 @@
-"""Ticket to Ride USA (2004) and the USA 1910 variants (RULES.md B1, B2).
+"""Ticket to Ride USA (2004) and the USA 1910 variants (rules B1, B2).
 
 The ``variant`` option picks the ticket deck and bonuses:
 
-=============  ===========  =============  ===========  =====================
-variant        deck         setup keep     draw keep    bonuses
-=============  ===========  =============  ===========  =====================
-``"usa"``      30 base      3 / 2          3 / 1        Longest Path 10
-``"1910"``     35 "1910"    3 / 2          3 / 1        Globetrotter 15
-``"mega"``     all 69       5 / 3          4 / 1        both
-``"big_cities"`` 35         4 / 2          4 / 1        none
-=============  ===========  =============  ===========  =====================
+================  ===========  =============  ===========  =====================
+variant           deck         setup keep     draw keep    bonuses
+================  ===========  =============  ===========  =====================
+``"usa"``         30 base      3 / 2          3 / 1        Longest Path 10
+``"1910"``        35 "1910"    3 / 2          3 / 1        Globetrotter 15
+``"mega"``        all 69       5 / 3          4 / 1        both
+``"big_cities"``  35           4 / 2          4 / 1        none
+================  ===========  =============  ===========  =====================
 
 Examples
 --------
@@ -25,25 +25,27 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from ..cards import USA_COLORS, CardType
-from ..errors import TtrError
-from .base import Edition, register_edition
+from ...cards import STANDARD_CARD_TYPES
+from ...core import register_edition
+from ...core.base import check_choice
+from .globetrotter import Globetrotter
 
-__all__ = ["USA", "USA_CARD_TYPES"]
+__all__ = ["USA", "USA_CARD_TYPES", "Globetrotter"]
 
-USA_CARD_TYPES = tuple(CardType(c, c) for c in USA_COLORS) + (CardType("loco", None, kind="wild"),)
+#: The cards of USA (and Europe): eight colours and the locomotive.
+USA_CARD_TYPES = STANDARD_CARD_TYPES
 
 _VARIANTS = {
-    # deck label, setup (deal, keep), draw (k, keep), longest path bonus, globetrotter bonus
-    "usa": ("base", (3, 2), (3, 1), 10, 0),
-    "1910": ("1910", (3, 2), (3, 1), 0, 15),
-    "mega": ("mega", (5, 3), (4, 1), 10, 15),
-    "big_cities": ("big_cities", (4, 2), (4, 1), 0, 0),
+    # deck label, setup (deal, keep), draw (k, keep), longest path bonus, globetrotter bonus, title
+    "usa": ("base", (3, 2), (3, 1), 10, 0, "Ticket to Ride USA"),
+    "1910": ("1910", (3, 2), (3, 1), 0, 15, "USA 1910"),
+    "mega": ("mega", (5, 3), (4, 1), 10, 15, "USA 1910 Mega Game"),
+    "big_cities": ("big_cities", (4, 2), (4, 1), 0, 0, "USA 1910 Big Cities"),
 }
 
 
 @register_edition
-class USA(Edition):
+class USA(Globetrotter):
     """Ticket to Ride USA, with the 1910 variants as the ``variant`` option.
 
     Options: ``variant`` (``"usa"``, ``"1910"``, ``"mega"``, ``"big_cities"``),
@@ -69,20 +71,19 @@ class USA(Edition):
         "digital": {"max_consecutive_resets": 3},
     }
     option_defaults: ClassVar[Mapping[str, Any]] = {
-        **Edition.option_defaults,
+        **Globetrotter.option_defaults,
         "variant": "usa",
         "tiebreak": "longest_path",
     }
+    deck_label: str = "base"
 
     def _check_options(self, opts: dict[str, Any]) -> None:
         super()._check_options(opts)
-        if opts["variant"] not in _VARIANTS:
-            raise TtrError(f"unknown USA variant {opts['variant']!r} (known: {', '.join(_VARIANTS)})")
-        if opts["tiebreak"] not in ("longest_path", "shared"):
-            raise TtrError(f"tiebreak must be 'longest_path' or 'shared', not {opts['tiebreak']!r}")
+        check_choice(opts, "variant", tuple(_VARIANTS))
+        check_choice(opts, "tiebreak", ("longest_path", "shared"))
 
     def _setup_parameters(self) -> None:
-        deck, setup, draw, lp, gt = _VARIANTS[self.options["variant"]]
+        deck, setup, draw, lp, gt, _ = _VARIANTS[self.options["variant"]]
         self.card_types = USA_CARD_TYPES
         self.deck_composition = (tuple((i, 12) for i in range(8)) + ((8, 14),),)
         self.deck_label = deck
@@ -92,13 +93,8 @@ class USA(Edition):
         self.globetrotter_bonus = gt
 
     @property
-    def title(self) -> str:
-        return {
-            "usa": "Ticket to Ride USA",
-            "1910": "USA 1910",
-            "mega": "USA 1910 Mega Game",
-            "big_cities": "USA 1910 Big Cities",
-        }[self.options["variant"]]
+    def title(self) -> str:  # type: ignore[override]
+        return _VARIANTS[self.options["variant"]][5]
 
     def ticket_deck(self) -> tuple[int, ...]:
         """The variant's deck; a custom map without that deck label uses all

@@ -1,0 +1,362 @@
+"""The edition base: parameters, options, derived tables, and how rules plug in.
+
+An :class:`EditionBase` subclass is immutable once built.  Rules are mixin
+classes (see :mod:`ttr_lab.core`); each may declare, as class attributes:
+
+``moves``
+    ``{MoveClass: ("check method", "apply method")}``: the moves it owns;
+``phases``
+    ``{phase: "method listing the legal move groups"}``: the phases it owns;
+``fields``
+    :class:`Field` entries: position fields it adds to a game state;
+``api``
+    ``{name: Api(...)}``: read-only accessors it offers on a game state
+    (``game.stations()``) and, when public, on a player's view;
+``turn_actions``
+    ``{"method": rank}``: methods listing the move groups of actions it
+    adds to a turn, in the order of their moves' ranks;
+``controls``
+    names of the widget controls its decisions need (``"tunnel"``);
+``building``
+    ``(kind, api name)`` of pieces it puts on cities (stations, harbors).
+
+These declarations are merged over the class's MRO when the class is
+defined, so an edition is the sum of its rules.
+
+Examples
+--------
+>>> from ttr_lab.editions import find_edition
+>>> usa = find_edition("usa")
+>>> usa.name, usa.row_size, usa.route_points[6]
+('usa', 5, 15)
+>>> usa.pieces = 50
+Traceback (most recent call last):
+...
+ttr_lab.errors.TtrError: an edition is immutable (cannot set 'pieces'); use find_edition(..., **options) for other options
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+
+from ..cards import CardType
+from ..data import Map, load_map
+from ..errors import MapDataError, TtrError
+from ..moves import CardList, Move
+from ..phases import Phase
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+    from ..view import PlayerView
+
+__all__ = ["EditionBase", "Field", "Api", "check_bool", "check_choice", "is_count"]
+
+
+def is_count(v: object) -> bool:
+    """Whether ``v`` is a whole number (``int`` but not ``bool``)."""
+    return type(v) is int
+
+
+def check_bool(opts: Mapping[str, Any], *names: str) -> None:
+    for name in names:
+        if not isinstance(opts[name], bool):
+            raise TtrError(f"{name} must be True or False, not {opts[name]!r}")
+
+
+def check_choice(opts: Mapping[str, Any], name: str, choices: tuple[str, ...]) -> None:
+    if opts[name] not in choices:
+        raise TtrError(f"{name} must be one of {', '.join(map(repr, choices))}, not {opts[name]!r}")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A position field a rule adds to the game state.
+
+    ``attr`` is the state attribute (``"_stations"``); ``key`` its name in a
+    saved position's ``"extra"`` object (empty for a field derived from the
+    others, recomputed by :meth:`EditionBase.derive` after loading).
+    ``initial(edition, n)`` gives its value in a new ``n``-player game,
+    ``dump(edition, value)`` its JSON form and ``load(edition, n, data)`` reads
+    it back, raising :class:`~ttr_lab.errors.TtrError` with the problem.
+    Values are immutable (ints and tuples), so undo snapshots are shallow.
+    """
+
+    attr: str
+    key: str
+    initial: Callable[[Any, int], Any]
+    dump: Callable[[Any, Any], Any] = lambda ed, v: v
+    load: Callable[[Any, int, Any], Any] = lambda ed, n, v: v
+
+
+@dataclass(frozen=True)
+class Api:
+    """A read-only accessor a rule offers: ``method`` of the edition, called
+    with the state (``prop`` calls it at once, like a property).  ``public``
+    accessors are offered on every player's view too: they must read only
+    public information."""
+
+    method: str
+    public: bool = True
+    prop: bool = False
+
+
+def _merged(cls: type, name: str) -> Any:
+    """A rule declaration merged over the MRO, base classes first: dicts by
+    key, fields by attribute (a later declaration of the same attribute
+    replaces the earlier one in its place), other tuples in order."""
+    out: Any = None
+    for klass in reversed(cls.__mro__):
+        value = klass.__dict__.get(name)
+        if value is None:
+            continue
+        if isinstance(value, Mapping):
+            out = {**(out or {}), **value}
+        elif name == "fields":
+            by_attr = dict(out or {})
+            by_attr.update({f.attr: f for f in value})
+            out = by_attr
+        else:
+            out = tuple(x for x in (out or ()) if x not in value) + tuple(value)
+    if name == "fields":
+        return tuple((out or {}).values())
+    return out if out is not None else ()
+
+
+class EditionBase:
+    """Rules and parameters of one edition; subclasses fill in the ClassVars."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    aliases: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    map_id: ClassVar[str] = ""
+    #: route kinds this edition can play (a map with others is refused)
+    route_kinds: ClassVar[frozenset[str]] = frozenset({"train"})
+    #: option name -> default value
+    option_defaults: ClassVar[Mapping[str, Any]] = {
+        "max_consecutive_resets": None,
+        "first_player": 0,
+        "deal_row_after_tickets": False,
+        "allow_single_draw": False,
+        "map": None,
+    }
+
+    # --- rule declarations (merged over the MRO into _plugins) ----------------
+    moves: ClassVar[Mapping[type[Move], tuple[str, str]]] = {}
+    phases: ClassVar[Mapping[int, str]] = {}
+    fields: ClassVar[tuple[Field, ...]] = ()
+    api: ClassVar[Mapping[str, Api]] = {}
+    turn_actions: ClassVar[Mapping[str, float]] = {}
+    controls: ClassVar[tuple[str, ...]] = ()
+    building: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    # --- parameters (class defaults; _setup_parameters may change them) --------
+    card_types: tuple[CardType, ...] = ()
+    pile_names: tuple[str, ...] = ("train",)
+    #: per pile: tuple of (card index, count)
+    deck_composition: tuple[tuple[tuple[int, int], ...], ...] = ()
+    row_size: int = 5
+    #: how many row slots each pile fills when a whole row is dealt
+    row_split: tuple[int, ...] = (5,)
+    starting_cards: tuple[int, ...] = (4,)
+    pieces: int = 45
+    setup_tickets: tuple[int, int] = (3, 2)
+    draw_tickets: tuple[int, int] = (3, 1)
+    route_points: Mapping[int, int] = MappingProxyType({1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15})
+    end_threshold: int = 2
+    final_turns: int = 1
+    min_players: int = 2
+    max_players: int = 5
+    double_route_min_players: int = 4
+
+    # --- derived tables (set in _index) ------------------------------------------
+    options: Mapping[str, Any]
+    map: Map
+    card_index: Mapping[str, int]
+    wild_cards: tuple[int, ...]
+    routes: tuple[Any, ...]
+    route_index: Mapping[int, int]
+    city_names: tuple[str, ...]
+    total_cards: int
+    route_labels: tuple[str, ...]
+    route_partner: tuple[int, ...]
+    route_length: tuple[int, ...]
+    field_attrs: tuple[str, ...]
+
+    _move_checks: Mapping[type[Move], Callable[[GameState, Any], tuple[str, str] | None]]
+    _move_applies: Mapping[type[Move], Callable[[GameState, Any], None]]
+    _phase_groups: Mapping[int, Callable[[GameState], list[Any]]]
+    _turn_action_fns: tuple[Callable[[GameState], list[Any]], ...]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plugins = {key: _merged(cls, key) for key in ("moves", "phases", "fields", "api", "turn_actions", "controls", "building")}
+
+    _plugins: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.option_defaults))
+        if unknown:
+            raise TtrError(
+                f"unknown option {unknown[0]!r} for edition {self.name!r} "
+                f"(known: {', '.join(sorted(self.option_defaults))})"
+            )
+        opts = {**self.option_defaults, **options}
+        self._check_options(opts)
+        m = opts["map"]
+        if isinstance(m, str) and m == self.map_id:
+            opts["map"] = None
+        self.options = MappingProxyType(opts)
+        self.map = m if isinstance(m, Map) else load_map(m or self.map_id)
+        self._setup_parameters()
+        self._index()
+        self._build_tables()
+        self._bind_plugins()
+        self.__dict__["_frozen"] = True
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise TtrError(
+                f"an edition is immutable (cannot set {key!r}); use find_edition(..., **options) for other options"
+            )
+        super().__setattr__(key, value)
+
+    # --- hooks for subclasses -----------------------------------------------------
+    def _check_options(self, opts: dict[str, Any]) -> None:
+        cap = opts["max_consecutive_resets"]
+        if cap is not None and (not is_count(cap) or cap < 0):
+            raise TtrError(f"max_consecutive_resets must be None or an int >= 0, not {cap!r}")
+        fp = opts["first_player"]
+        if fp != "random" and (not is_count(fp) or fp < 0):
+            raise TtrError(f"first_player must be a seat index or 'random', not {fp!r}")
+        if opts["map"] is not None and not isinstance(opts["map"], (str, Map)):
+            raise TtrError(f"map must be a Map, a shipped map name or a file path, not {opts['map']!r}")
+        check_bool(opts, "deal_row_after_tickets", "allow_single_draw")
+
+    def _setup_parameters(self) -> None:
+        """Set the edition's parameters (card types, decks, ...) from its options."""
+
+    def _build_tables(self) -> None:
+        """Derived lookup tables of the rules (each rule mixin adds its own)."""
+
+    def ticket_deck(self) -> tuple[int, ...]:
+        """Ids of the tickets in the draw deck at the start (before shuffling)."""
+        return tuple(t.id for t in self.map.tickets if not t.is_tour)
+
+    def ticket_universe(self) -> tuple[int, ...]:
+        """Every ticket a game of this edition uses (deck, and any dealt apart)."""
+        return self.ticket_deck()
+
+    # --- derived tables ---------------------------------------------------------
+    def _index(self) -> None:
+        m = self.map
+        source = m.source
+        for r in m.routes:
+            if r.kind not in self.route_kinds:
+                raise MapDataError(source, f"route {r.id} ({r.label()})",
+                                   f"edition {self.name!r} has no {r.kind} routes "
+                                   f"(it plays {', '.join(sorted(self.route_kinds))})")
+            if r.length not in self.route_points:
+                raise MapDataError(source, f"route {r.id} ({r.label()})",
+                                   f"length {r.length} is not on the route table of edition {self.name!r} "
+                                   f"(lengths {', '.join(map(str, sorted(self.route_points)))})")
+            if r.paired and "paired" not in self.route_kinds:
+                raise MapDataError(source, f"route {r.id} ({r.label()})", f"edition {self.name!r} has no paired routes")
+        ids = [r.id for r in m.routes]
+        if ids != sorted(ids):
+            raise MapDataError(source, "routes", "routes must be listed in increasing id order")
+        self.card_index = MappingProxyType({c.name: i for i, c in enumerate(self.card_types)})
+        self.wild_cards = tuple(i for i, c in enumerate(self.card_types) if c.wild)
+        self.routes = m.routes
+        self.route_index = MappingProxyType({r.id: i for i, r in enumerate(self.routes)})
+        self.city_names = tuple(c.name for c in m.cities)
+        self.total_cards = sum(n for pile in self.deck_composition for _, n in pile)
+        self.route_labels = tuple(r.label() for r in self.routes)
+        self.route_partner = tuple(
+            self.route_index[r.double_of] if r.double_of is not None else -1 for r in self.routes
+        )
+        self.route_length = tuple(r.length for r in self.routes)
+        self.field_attrs = tuple(f.attr for f in self._plugins["fields"])
+
+    def _bind_plugins(self) -> None:
+        moves = self._plugins["moves"]
+        self._move_checks = MappingProxyType({cls: getattr(self, c) for cls, (c, _) in moves.items()})
+        self._move_applies = MappingProxyType({cls: getattr(self, a) for cls, (_, a) in moves.items()})
+        self._phase_groups = MappingProxyType({int(p): getattr(self, f) for p, f in self._plugins["phases"].items()})
+        actions = sorted(self._plugins["turn_actions"].items(), key=lambda kv: kv[1])
+        self._turn_action_fns = tuple(getattr(self, name) for name, _ in actions)
+
+    # --- what the plug-ins add, for generic code --------------------------------
+    @property
+    def move_types(self) -> tuple[type[Move], ...]:
+        """The move classes of this edition, in sort order."""
+        return tuple(sorted(self._plugins["moves"], key=lambda c: c.rank))
+
+    @property
+    def phase_list(self) -> tuple[Phase, ...]:
+        """The phases a game of this edition can be in."""
+        return tuple(sorted(Phase.of(p) for p in {*self._plugins["phases"], int(Phase.GAME_OVER)}))
+
+    @property
+    def fields_added(self) -> tuple[Field, ...]:
+        """The position fields of this edition (the base rules' and its own)."""
+        return tuple(self._plugins["fields"])
+
+    @property
+    def state_api(self) -> Mapping[str, Api]:
+        """Accessors this edition's rules offer on a game state (``game.stations()``)."""
+        return MappingProxyType(self._plugins["api"])
+
+    @property
+    def widget_controls(self) -> tuple[str, ...]:
+        """Names of the widget controls this edition's decisions need."""
+        return tuple(self._plugins["controls"])
+
+    @property
+    def buildings(self) -> tuple[tuple[str, str], ...]:
+        """``(kind, accessor)`` for each kind of piece built on cities."""
+        return tuple(self._plugins["building"])
+
+    def derive(self, s: GameState) -> None:
+        """Recompute the derived fields of a state from its position (after loading)."""
+
+    def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The edition's public fields in ``player``'s view (``PlayerView.to_dict``)."""
+        return {}
+
+    # --- sensible defaults for an edition's own decisions (bots use them) -------
+    def default_choice(self, view: PlayerView, moves: list[Move]) -> Move | None:
+        """A sensible move for a decision of a phase this edition adds (a
+        tunnel, the setup split), from ``view`` alone; None to let the caller choose."""
+        return None
+
+    def suggested_action(self, view: PlayerView, moves: list[Move]) -> Move | None:
+        """An action of this edition's own worth taking now (a harbor in a
+        ticket city), from ``view`` alone; None if there is none."""
+        return None
+
+    def wilds_in(self, cards: CardList) -> int:
+        """How many wild cards a payment uses."""
+        index, types = self.card_index, self.card_types
+        return sum(k for name, k in cards if types[index[name]].wild)
+
+    # --- identity -------------------------------------------------------------
+    def _option_items(self) -> tuple[tuple[str, str], ...]:
+        items = []
+        for k, v in sorted(self.options.items()):
+            items.append((k, f"map:{v.digest}" if isinstance(v, Map) else repr(v)))
+        return tuple(items)
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if self.option_defaults.get(k) != v}
+        args = "".join(
+            f", {k}={('<map ' + repr(v.id) + '>') if isinstance(v, Map) else repr(v)}" for k, v in sorted(changed.items())
+        )
+        return f"find_edition({self.name!r}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, EditionBase) and other._option_items() == self._option_items()
+
+    def __hash__(self) -> int:
+        return hash((self.name, self._option_items()))

@@ -1,0 +1,75 @@
+"""Setting up a game (rule B1 and options C2, C3): decks, hands, row, tickets.
+
+The order follows the rulebook: shuffle, deal each player's starting cards,
+turn up the row (option ``deal_row_after_tickets`` moves this after the
+ticket choice, C3), shuffle the tickets and deal each player's initial ones.
+``first_player`` (C2) is a seat or ``"random"`` (from the game's seed).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Sequence
+
+from ..errors import TtrError
+from .base import EditionBase
+from .tickets import Tickets
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["Setup", "seat_names"]
+
+
+def seat_names(players: int | Sequence[str], edition: EditionBase) -> tuple[str, ...]:
+    """Seat names from a player count or a list of names, checked for the edition."""
+    if isinstance(players, (bool, str, bytes)):
+        raise TtrError(f"players is a number or a list of names, not {players!r}")
+    if isinstance(players, int):
+        names = tuple(f"Player {i + 1}" for i in range(players))
+    else:
+        try:
+            names = tuple(players)
+        except TypeError:
+            raise TtrError(f"players is a number or a list of names, not {players!r}") from None
+        bad = [p for p in names if not isinstance(p, str) or not p.strip() or len(p) > 100]
+        if bad:
+            raise TtrError(f"a player's name is a non-empty string of at most 100 characters, not {bad[0]!r}")
+    n = len(names)
+    if not edition.min_players <= n <= edition.max_players:
+        raise TtrError(f"{edition.name} is played by {edition.min_players}-{edition.max_players} players, not {n}")
+    return names
+
+
+class Setup(Tickets):
+    """A new game's position."""
+
+    def first_seat(self, seed: int, n: int) -> int:
+        fp = self.options["first_player"]
+        if fp == "random":
+            return random.Random(f"ttr_lab:{seed}:first").randrange(n)
+        if fp >= n:
+            raise TtrError(f"first_player {fp} is not a seat of a {n}-player game")
+        return int(fp)
+
+    def new_position(self, s: GameState) -> None:
+        """Give ``s`` (with ``n`` and ``seed`` set) every field, then set the game up."""
+        for f in self.fields_added:
+            setattr(s, f.attr, f.initial(self, s.n))
+        s._first = s._cur = self.first_seat(s.seed, s.n)
+        self.derive(s)
+        self.setup(s)
+
+    def setup(self, s: GameState) -> None:
+        self.shuffle_decks(s)
+        for p in range(s.n):
+            for pile, k in enumerate(self.starting_cards):
+                for _ in range(k):
+                    self.give(s, p, self.take(s, pile))
+        if not self.options["deal_row_after_tickets"]:
+            self.deal_row(s)
+        tickets = list(self.ticket_deck())
+        self.rng(s).shuffle(tickets)
+        s._tdeck = tuple(tickets)
+        s._setup_deal = self.deal_setup_tickets(s)
+        s._pending = s._setup_deal[s._cur]

@@ -1,0 +1,132 @@
+"""Destination tickets (rules A5 and B1): the initial choice and later draws.
+
+Position fields: ``_tickets`` (kept tickets per seat), ``_pending`` (the
+tickets the current player is choosing from), ``_setup_deal`` (each seat's
+initial tickets while the setup choice goes round) and ``_tdeck`` (the
+ticket deck, bottom to top).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from ..moves import DrawTickets, KeepTickets, Move
+from ..phases import Phase
+from .base import Field
+from .claiming import Claiming
+from .decks import R_TICKETS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["Tickets"]
+
+_SETUP, _TURN, _KEEP = int(Phase.SETUP_TICKETS), int(Phase.TURN), int(Phase.KEEP_TICKETS)
+_DRAW = [DrawTickets()]
+
+
+def _identity(moves: list[Move]) -> list[Move]:
+    return moves
+
+
+class Tickets(Claiming):
+    """Dealing, drawing and keeping tickets."""
+
+    fields = (
+        Field("_tickets", "", lambda ed, n: tuple(() for _ in range(n))),
+        Field("_pending", "", lambda ed, n: ()),
+        Field("_setup_deal", "", lambda ed, n: ()),
+        Field("_tdeck", "", lambda ed, n: ()),
+    )
+    moves = {DrawTickets: ("check_tickets", "apply_tickets"), KeepTickets: ("check_keep", "apply_keep")}
+    phases = {Phase.SETUP_TICKETS: "keep_groups", Phase.KEEP_TICKETS: "keep_groups"}
+    turn_actions = {"ticket_draw_groups": DrawTickets.rank}
+
+    # --------------------------------------------------------------- setup (B1)
+    def deal_setup_tickets(self, s: GameState) -> tuple[tuple[int, ...], ...]:
+        """Deal each player's initial tickets from the top of the ticket deck."""
+        deal = []
+        k = self.setup_tickets[0]
+        for _ in range(s.n):
+            deal.append(s._tdeck[-1 : -k - 1 : -1])
+            s._tdeck = s._tdeck[:-k]
+        return tuple(deal)
+
+    def return_setup_tickets(self, s: GameState, returned: tuple[int, ...]) -> None:
+        """Unkept initial tickets go to the bottom of the deck, the first returned lowest."""
+        s._tdeck = tuple(reversed(returned)) + s._tdeck
+
+    def start_play(self, s: GameState) -> None:
+        """Every player has chosen tickets: the first turn begins."""
+        if self.options["deal_row_after_tickets"]:
+            self.deal_row(s)
+        s._cur = s._first
+        s._phase = _TURN
+
+    # --------------------------------------------------------------- legal moves
+    def keep_min(self, s: GameState) -> int:
+        k = self.setup_tickets[1] if s._phase == _SETUP else self.draw_tickets[1]
+        return min(k, len(s._pending))
+
+    def keep_groups(self, s: GameState) -> list[Any]:
+        pend = sorted(s._pending)
+        out: list[Move] = []
+        make = KeepTickets.from_sorted
+        for k in range(self.keep_min(s), len(pend) + 1):
+            out.extend([make(c) for c in combinations(pend, k)])
+        out.sort()
+        return [(len(out), _identity, out)]
+
+    def ticket_draw_groups(self, s: GameState) -> list[Any]:
+        return [(1, _identity, _DRAW)] if s._tdeck else []
+
+    # --------------------------------------------------------------- checks
+    def check_tickets(self, s: GameState, move: DrawTickets) -> tuple[str, str] | None:
+        if s._phase != _TURN:
+            return self.phase_error(s)
+        if not s._tdeck:
+            return (R_TICKETS, "the ticket deck is empty")
+        return None
+
+    def check_keep(self, s: GameState, move: KeepTickets) -> tuple[str, str] | None:
+        if s._phase not in (_SETUP, _KEEP):
+            return self.phase_error(s)
+        pend = set(s._pending)
+        extra = [t for t in move.tickets if t not in pend]
+        if extra:
+            return (R_TICKETS, f"ticket {extra[0]} is not among the tickets drawn ({', '.join(map(str, sorted(pend)))})")
+        need = self.keep_min(s)
+        if len(move.tickets) < need:
+            where = "at setup" if s._phase == _SETUP else "after a draw"
+            rule = "B1" if s._phase == _SETUP else R_TICKETS
+            return (rule, f"must keep at least {need} of the {len(pend)} tickets {where}")
+        return None
+
+    # --------------------------------------------------------------- effects
+    def apply_tickets(self, s: GameState, move: DrawTickets) -> None:
+        k = min(self.draw_tickets[0], len(s._tdeck))
+        s._pending = s._tdeck[-1 : -k - 1 : -1]
+        s._tdeck = s._tdeck[:-k]
+        s._passes = 0
+        s._phase = _KEEP
+
+    def apply_keep(self, s: GameState, move: KeepTickets) -> None:
+        p = s._cur
+        kept = move.tickets
+        returned = tuple(t for t in s._pending if t not in kept)
+        s._tickets = s._tickets[:p] + (s._tickets[p] + kept,) + s._tickets[p + 1 :]
+        s._pending = ()
+        if s._phase == _SETUP:
+            self.return_setup_tickets(s, returned)
+            nxt = (p + 1) % s.n
+            if nxt == s._first:
+                s._setup_deal = ()
+                self.start_play(s)
+            else:
+                s._cur = nxt
+                s._pending = s._setup_deal[nxt]
+        else:
+            # returned tickets go to the bottom, the first returned lowest (A5)
+            s._tdeck = tuple(reversed(returned)) + s._tdeck
+            self.end_turn(s)

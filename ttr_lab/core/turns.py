@@ -1,0 +1,108 @@
+"""Turns and the end of the game (rules A1 and A6).
+
+Position fields: ``_phase`` (what decision is due), ``_cur`` (whose),
+``_first`` (the first player), ``_turn`` (turns so far), ``_final`` (turns
+left in the final round, -1 before it) and ``_passes`` (consecutive turns
+with nothing to do).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..moves import Pass
+from ..phases import Phase
+from .base import Field
+from .decks import R_TURN
+from .row import Row
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["Turns"]
+
+_TURN, _OVER = int(Phase.TURN), int(Phase.GAME_OVER)
+_PASS = [Pass()]
+
+
+def _identity(moves: list[Any]) -> list[Any]:
+    return moves
+
+
+class Turns(Row):
+    """Whose decision it is, passing, and the final round."""
+
+    fields = (
+        Field("_phase", "", lambda ed, n: int(Phase.SETUP_TICKETS)),
+        Field("_cur", "", lambda ed, n: 0),
+        Field("_first", "", lambda ed, n: 0),
+        Field("_turn", "", lambda ed, n: 0),
+        Field("_final", "", lambda ed, n: -1),
+        Field("_passes", "", lambda ed, n: 0),
+    )
+    moves = {Pass: ("check_pass", "apply_pass")}
+    phases = {Phase.TURN: "turn_phase_groups"}
+
+    # --------------------------------------------------------------- legal moves
+    def legal_groups(self, s: GameState) -> list[Any]:
+        """The legal moves of the position, as lazy groups (see ``LegalMoves``)."""
+        ph = s._phase
+        if ph == _OVER:
+            return []
+        return self._phase_groups[ph](s)
+
+    def turn_groups(self, s: GameState) -> list[Any]:
+        """The actions possible at the start of a turn, in move order."""
+        groups: list[Any] = []
+        for action in self._turn_action_fns:
+            groups += action(s)
+        return groups
+
+    def turn_phase_groups(self, s: GameState) -> list[Any]:
+        return self.turn_groups(s) or [(1, _identity, _PASS)]
+
+    def phase_error(self, s: GameState) -> tuple[str, str]:
+        """Why a move of another kind cannot be played now."""
+        ph = Phase.of(s._phase)
+        return (ph.rule, ph.busy)
+
+    # --------------------------------------------------------------- pass (A1)
+    def check_pass(self, s: GameState, move: Pass) -> tuple[str, str] | None:
+        if s._phase != _TURN:
+            return self.phase_error(s)
+        if self.turn_groups(s):
+            return (R_TURN, "a player may pass only when no action is legal")
+        return None
+
+    def apply_pass(self, s: GameState, move: Pass) -> None:
+        s._passes += 1
+        self.end_turn(s)
+
+    # --------------------------------------------------------------- end of turn (A6)
+    def pieces_left(self, s: GameState, p: int) -> int:
+        """Pieces a player has left, for the end trigger (A6)."""
+        return int(s._pieces[p])
+
+    def end_turn(self, s: GameState) -> None:
+        p = s._cur
+        if s._final >= 0:
+            s._final -= 1
+            if s._final == 0:
+                self.game_over(s)
+                return
+        elif self.pieces_left(s, p) <= self.end_threshold:
+            s._final = s.n * self.final_turns
+        if s._passes >= s.n:
+            self.game_over(s)
+            return
+        s._turn += 1
+        s._cur = (p + 1) % s.n
+        s._phase = _TURN
+
+    def game_over(self, s: GameState) -> None:
+        s._phase = _OVER
+        s._turn += 1
+
+    def game_over_possible(self, s: GameState) -> bool:
+        """Whether a position's counters allow the game to be over (for loading)."""
+        return s._final == 0 or s._passes >= s.n

@@ -1,0 +1,149 @@
+"""Exchanging pieces (rule B4): ``exchange trains 2`` takes 2 trains from the
+box and puts 2 ships back (or the other way), for 1 point per piece.
+
+One engineering rule is added (``[rec]``, the rules are silent): a turn on
+which the only legal actions were piece exchanges, and whose exchange opens
+no claim, counts like a pass, so a game in which nobody can draw, claim,
+build or take tickets still ends after one full round of such turns (A1).
+
+Position field: ``_exchanged`` (pieces exchanged so far, per seat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...core import Api, Field
+from ...moves import Move, is_count
+from ...phases import Phase
+from ...scoring.results import TicketResult
+from .payments import R_RS
+from .pieces import Pieces, _counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...state import GameState
+
+__all__ = ["Exchange", "ExchangePieces"]
+
+_TURN = int(Phase.TURN)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExchangePieces(Move):
+    """Take ``count`` pieces of kind ``take`` (trains/ships) from the box (Rails & Sails)."""
+
+    take: str
+    count: int
+    verb: ClassVar[str] = "exchange"
+    rank: ClassVar[float] = 10
+
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        if len(args) == 2 and args[0] in ("trains", "ships") and args[1].isdigit() and len(args[1]) < 6:
+            return cls(args[0], int(args[1]))
+        return None
+
+    def problem(self) -> str | None:
+        if not isinstance(self.take, str):
+            return f"exchange takes 'trains' or 'ships', not {self.take!r}"
+        return None if is_count(self.count) else f"a number of pieces is a whole number, not {self.count!r}"
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.take, self.count)
+
+    def __str__(self) -> str:
+        return f"exchange {self.take} {self.count}"
+
+    def describe(self, state: GameState) -> str:
+        return f"take {self.count} {self.take} from the box"
+
+
+_EXCHANGES: dict[tuple[int, int], list[Move]] = {}  # exchange moves by (ships, trains) takeable: at most 51 x 51
+
+
+class Exchange(Pieces):
+    """Mixin: piece exchanges and what they cost."""
+
+    moves = {ExchangePieces: ("check_exchange", "apply_exchange")}
+    turn_actions = {"exchange_groups": ExchangePieces.rank}
+    fields = (Field("_exchanged", "exchanged", lambda ed, n: (0,) * n, lambda ed, v: list(v),
+                    lambda ed, n, d: _counts(ed, n, d, "pieces exchanged")),)
+    api = {"exchanged": Api("exchanged")}
+    controls = ("exchange",)
+
+    def exchanged(self, s: GameState, player: int) -> int:
+        """Pieces exchanged so far (each cost a point)."""
+        return int(s._exchanged[s.seat(player)])
+
+    def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        return {**super().view_fields(s, player), "exchanged": list(s._exchanged)}
+
+    def exchange_options(self, s: GameState) -> list[Move]:
+        p = s._cur
+        tb, sb = s._box[p]
+        key = (min(sb, s._pieces[p]), min(tb, s._ships[p]))
+        out = _EXCHANGES.get(key)
+        if out is None:
+            out = [ExchangePieces("ships", k) for k in range(1, key[0] + 1)]
+            out += [ExchangePieces("trains", k) for k in range(1, key[1] + 1)]
+            _EXCHANGES[key] = out
+        return out
+
+    def exchange_groups(self, s: GameState) -> list[Any]:
+        p = s._cur
+        tb, sb = s._box[p]
+        t, sh = s._pieces[p], s._ships[p]
+        k = (sb if sb < t else t) + (tb if tb < sh else sh)
+        return [(k, lambda _: self.exchange_options(s), None)] if k else []
+
+    def check_exchange(self, s: GameState, move: ExchangePieces) -> tuple[str, str] | None:
+        if s._phase != _TURN:
+            return self.phase_error(s)
+        if move.take not in ("trains", "ships"):
+            return (R_RS, f"exchange takes 'trains' or 'ships', not {move.take[:40]!r}")
+        if move.count < 1:
+            return (R_RS, "exchange at least 1 piece")
+        p = s._cur
+        tb, sb = s._box[p]
+        have, give = (tb, s._ships[p]) if move.take == "trains" else (sb, s._pieces[p])
+        other = "ships" if move.take == "trains" else "trains"
+        if move.count > have:
+            return (R_RS, f"the box holds only {have} of the player's {move.take}")
+        if move.count > give:
+            return (R_RS, f"the player has only {give} {other} in supply to put back")
+        return None
+
+    def only_exchanges_possible(self, s: GameState) -> bool:
+        """Whether the current player could do nothing but exchange pieces."""
+        return not any(fn(s) for fn in self._turn_action_fns if getattr(fn, "__name__", "") != "exchange_groups")
+
+    def apply_exchange(self, s: GameState, move: ExchangePieces) -> None:
+        p = s._cur
+        stuck = self.only_exchanges_possible(s)
+        k = move.count
+        tb, sb = s._box[p]
+        if move.take == "trains":
+            s._pieces = s._pieces[:p] + (s._pieces[p] + k,) + s._pieces[p + 1 :]
+            s._ships = s._ships[:p] + (s._ships[p] - k,) + s._ships[p + 1 :]
+            box = (tb - k, sb + k)
+        else:
+            s._ships = s._ships[:p] + (s._ships[p] + k,) + s._ships[p + 1 :]
+            s._pieces = s._pieces[:p] + (s._pieces[p] - k,) + s._pieces[p + 1 :]
+            box = (tb + k, sb - k)
+        s._box = s._box[:p] + (box,) + s._box[p + 1 :]
+        s._exchanged = s._exchanged[:p] + (s._exchanged[p] + k,) + s._exchanged[p + 1 :]
+        self.add_score(s, p, -k)
+        # [rec] a turn on which nothing but an exchange was possible, and that
+        # still leaves the player no claim, counts toward the all-pass end (A1)
+        s._passes = s._passes + 1 if stuck and not self.claim_groups(s) else 0
+        self.end_turn(s)
+
+    # ------------------------------------------------------------------ scoring and consistency
+    def score_terms(self, s: GameState, player: int, tickets: tuple[TicketResult, ...]) -> tuple[tuple[str, int], ...]:
+        k = s._exchanged[player]
+        own = ((f"pieces exchanged ({k})", -k),) if k else ()
+        return own + super().score_terms(s, player, tickets)
+
+    def score_offset(self, s: GameState, player: int) -> int:
+        return super().score_offset(s, player) - int(s._exchanged[player])

@@ -1,0 +1,261 @@
+"""Trains and ships (rule B4): the secret split at setup, and the supply.
+
+After the tickets, every player secretly chooses how many trains to play
+with (``pieces 20``); the rest of the pieces are ships, and the choices are
+revealed together.  Train routes use trains, ship routes ships; the pieces
+not chosen stay in the box, where piece exchanges take them from.
+
+Position fields: ``_pieces`` (trains in supply; 0 until the choices are
+revealed), ``_ships``, ``_box`` (per seat, ``(trains, ships)`` in the box)
+and ``_choice`` (per seat, the secret choice, -1 until made).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...core import Api, Edition, Field
+from ...errors import TtrError
+from ...moves import Move, is_count
+from ...phases import Phase, register_phase
+from .payments import R_RS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...state import GameState
+    from ...view import PlayerView
+
+__all__ = ["Pieces", "ChoosePieces", "SETUP_PIECES"]
+
+SETUP_PIECES = register_phase("SETUP_PIECES", 5, "a player splits pieces into trains and ships",
+                              busy="players are choosing their pieces")
+_SETUP, _PIECES, _OVER = int(Phase.SETUP_TICKETS), int(SETUP_PIECES), int(Phase.GAME_OVER)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ChoosePieces(Move):
+    """Rails & Sails setup: keep ``trains`` trains (the rest of the pieces are ships)."""
+
+    trains: int
+    verb: ClassVar[str] = "pieces"
+    rank: ClassVar[float] = 1
+
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        return cls(int(args[0])) if len(args) == 1 and args[0].isdigit() and len(args[0]) < 6 else None
+
+    def problem(self) -> str | None:
+        return None if is_count(self.trains) else f"a number of trains is a whole number, not {self.trains!r}"
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.trains,)
+
+    def __str__(self) -> str:
+        return f"pieces {self.trains}"
+
+    def describe(self, state: GameState) -> str:
+        return f"play with {self.trains} trains"
+
+
+def _identity(moves: list[Move]) -> list[Move]:
+    return moves
+
+
+def _counts(ed: Any, n: int, data: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(data, list) or len(data) != n or not all(is_count(v) and 0 <= v <= 1000 for v in data):
+        raise TtrError(f"expected one count of {what} (0..1000) per player")
+    return tuple(data)
+
+
+def _load_box(ed: Any, n: int, data: Any) -> tuple[tuple[int, int], ...]:
+    if not isinstance(data, list) or len(data) != n:
+        raise TtrError("expected one {'trains': n, 'ships': n} per player")
+    box = []
+    for p, b in enumerate(data):
+        if not isinstance(b, dict) or set(b) != {"trains", "ships"} or not all(
+            is_count(v) and 0 <= v <= 1000 for v in b.values()
+        ):
+            raise TtrError(f"[{p}]: expected {{'trains': n, 'ships': n}}")
+        box.append((b["trains"], b["ships"]))
+    return tuple(box)
+
+
+def _load_choices(ed: Any, n: int, data: Any) -> tuple[int, ...]:
+    lo, hi = ed.train_range
+    if not isinstance(data, list) or len(data) != n:
+        raise TtrError("expected one entry per player")
+    out = []
+    for p, c in enumerate(data):
+        if c is None:
+            out.append(-1)
+        elif is_count(c) and lo <= c <= hi:
+            out.append(c)
+        else:
+            raise TtrError(f"[{p}]: expected None or {lo}..{hi}, got {str(c)[:40]!r}")
+    return tuple(out)
+
+
+class Pieces(Edition):
+    """Mixin: the setup split, and trains and ships in supply."""
+
+    moves = {ChoosePieces: ("check_choose", "apply_choose")}
+    phases = {SETUP_PIECES: "piece_groups"}
+    fields = (
+        Field("_pieces", "", lambda ed, n: (0,) * n),
+        Field("_ships", "ships", lambda ed, n: (0,) * n, lambda ed, v: list(v),
+              lambda ed, n, d: _counts(ed, n, d, "ships")),
+        Field("_box", "box", lambda ed, n: ((ed.train_pieces, ed.ship_pieces),) * n,
+              lambda ed, v: [{"trains": t, "ships": sh} for t, sh in v], _load_box),
+        Field("_choice", "piece_choices", lambda ed, n: (-1,) * n,
+              lambda ed, v: [c if c >= 0 else None for c in v], _load_choices),
+    )
+    api = {
+        "trains": Api("trains"),
+        "ships": Api("ships"),
+        "box": Api("box"),
+        "pieces_chosen": Api("pieces_chosen"),
+    }
+    controls = ("pieces",)
+    train_pieces: int = 25  #: trains per colour in the box
+    ship_pieces: int = 50  #: ships per colour in the box
+    total_pieces: int = 60  #: pieces each player plays with
+    train_range: tuple[int, int] = (10, 25)
+
+    _choose_moves: tuple[Move, ...]
+
+    def _build_tables(self) -> None:
+        super()._build_tables()
+        self._choose_moves = tuple(ChoosePieces(t) for t in range(self.train_range[0], self.train_range[1] + 1))
+
+    # ------------------------------------------------------------------ public read API
+    def trains(self, s: GameState, player: int) -> int:
+        return int(s._pieces[s.seat(player)])
+
+    def ships(self, s: GameState, player: int) -> int:
+        return int(s._ships[s.seat(player)])
+
+    def box(self, s: GameState, player: int) -> tuple[int, int]:
+        """``(trains, ships)`` of the player's colour left in the box (the exchange pool)."""
+        return tuple(s._box[s.seat(player)])  # type: ignore[return-value]
+
+    def pieces_chosen(self, s: GameState, player: int) -> bool:
+        """Whether ``player`` has made the setup choice (public; the number is not)."""
+        return bool(s._choice[s.seat(player)] >= 0)
+
+    def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        revealed = s._phase not in (_SETUP, _PIECES)
+        return {
+            **super().view_fields(s, player),
+            "trains": list(s._pieces),
+            "ships": list(s._ships),
+            "pieces_in_reserve": [list(b) for b in s._box] if revealed else None,
+            "pieces_chosen": [c >= 0 for c in s._choice],
+            "my_piece_choice": s._choice[player] if s._choice[player] >= 0 else None,
+        }
+
+    # ------------------------------------------------------------------ pieces in play
+    def pieces_left(self, s: GameState, p: int) -> int:
+        return int(s._pieces[p] + s._ships[p])
+
+    def pieces_for_route(self, s: GameState, p: int, ri: int) -> int:
+        return int(s._ships[p] if self.routes[ri].is_ship else s._pieces[p])
+
+    def use_pieces(self, s: GameState, p: int, ri: int, n: int) -> None:
+        if self.routes[ri].is_ship:
+            s._ships = s._ships[:p] + (s._ships[p] - n,) + s._ships[p + 1 :]
+        else:
+            s._pieces = s._pieces[:p] + (s._pieces[p] - n,) + s._pieces[p + 1 :]
+
+    # ------------------------------------------------------------------ the setup split
+    def start_play(self, s: GameState) -> None:
+        """After the tickets: every player secretly chooses trains and ships (B4)."""
+        s._cur = s._first
+        s._phase = _PIECES
+
+    def piece_groups(self, s: GameState) -> list[Any]:
+        moves = list(self._choose_moves)
+        return [(len(moves), _identity, moves)]
+
+    def check_choose(self, s: GameState, move: ChoosePieces) -> tuple[str, str] | None:
+        if s._phase != _PIECES:
+            if s._phase == _SETUP:
+                return (R_RS, "pieces are chosen after the initial tickets")
+            return (R_RS, "pieces are chosen only at setup")
+        lo, hi = self.train_range
+        t = move.trains
+        if not lo <= t <= hi:
+            return (R_RS, f"choose {lo} to {hi} trains (with {self.total_pieces} pieces in all, at most "
+                          f"{self.train_pieces} trains and {self.ship_pieces} ships), not {t}")
+        return None
+
+    def apply_choose(self, s: GameState, move: ChoosePieces) -> None:
+        p = s._cur
+        s._choice = s._choice[:p] + (move.trains,) + s._choice[p + 1 :]
+        nxt = (p + 1) % s.n
+        if nxt != s._first:
+            s._cur = nxt
+            return
+        # every player has chosen: reveal together (B4)
+        s._pieces = tuple(s._choice)
+        s._ships = tuple(self.total_pieces - t for t in s._choice)
+        s._box = tuple((self.train_pieces - t, self.ship_pieces - (self.total_pieces - t)) for t in s._choice)
+        super().start_play(s)
+
+    def default_choice(self, view: PlayerView, moves: list[Move]) -> Move | None:
+        """Trains in proportion to the train spaces on the map."""
+        if view.phase != _PIECES:
+            return super().default_choice(view, moves)
+        lo, hi = self.train_range
+        routes = self.routes
+        share = sum(r.length for r in routes if not r.is_ship) / max(1, sum(r.length for r in routes))
+        want = lo + share * (hi - lo)
+        return ChoosePieces(min(range(lo, hi + 1), key=lambda t: (abs(t - want), t)))
+
+    # ------------------------------------------------------------------ consistency
+    def placed_by_kind(self, s: GameState, p: int) -> tuple[int, int]:
+        trains = ships = 0
+        for i, o in enumerate(s._owners):
+            if o == p:
+                if self._rship[i]:
+                    ships += self.route_length[i]
+                else:
+                    trains += self.route_length[i]
+        return trains, ships
+
+    def piece_problems(self, s: GameState) -> list[str]:
+        out = []
+        setup = s._phase in (_SETUP, _PIECES)
+        for p in range(s.n):
+            placed_t, placed_s = self.placed_by_kind(s, p)
+            tb, sb = s._box[p]
+            if s._pieces[p] + placed_t + tb != self.train_pieces:
+                out.append(f"player {p} has {s._pieces[p]} trains in supply, {placed_t} placed and {tb} in the box, "
+                           f"expected {self.train_pieces} in all")
+            if s._ships[p] + placed_s + sb != self.ship_pieces:
+                out.append(f"player {p} has {s._ships[p]} ships in supply, {placed_s} placed and {sb} in the box, "
+                           f"expected {self.ship_pieces} in all")
+            if min(s._pieces[p], s._ships[p]) < 0:
+                out.append(f"player {p} has a negative number of pieces")
+            if setup and s._pieces[p] + s._ships[p] + placed_t + placed_s:
+                out.append(f"player {p} has pieces out of the box before the setup choices are revealed")
+            if not setup and s._phase != _OVER and s._choice[p] < 0:
+                out.append(f"player {p} has not chosen pieces, but play has started")
+            if s._pieces[p] + s._ships[p] + placed_t + placed_s > self.total_pieces:
+                out.append(f"player {p} plays with {s._pieces[p] + s._ships[p] + placed_t + placed_s} pieces, "
+                           f"more than {self.total_pieces}")
+        if s._phase == _PIECES:
+            # the players before the current chooser (from the first player) have chosen, the rest not
+            q = s._first
+            while q != s._cur:
+                if s._choice[q] < 0:
+                    out.append(f"player {q} should have chosen pieces already")
+                q = (q + 1) % s.n
+            while True:
+                if s._choice[q] >= 0:
+                    out.append(f"player {q} has chosen pieces before their turn to choose")
+                q = (q + 1) % s.n
+                if q == s._first:
+                    break
+        elif s._phase == _SETUP and any(c >= 0 for c in s._choice):
+            out.append("pieces are chosen before the initial tickets")
+        return out

@@ -1,0 +1,41 @@
+"""Two card piles and the row's refill choice (rules A2 and B4, resolution C15).
+
+Rails & Sails has a train pile and a ship pile; the six-card row is dealt
+three from each.  Taking a face-up card, the player chooses which pile turns
+up the replacement (``faceup 3 refill ships``); an empty pile passes the
+slot to the other.  A player may stop after one card (option
+``allow_single_draw``, on by default here, C6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core import Edition
+from ...moves import DrawFaceUp, Move
+from .payments import R_RS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...state import GameState
+
+__all__ = ["Piles"]
+
+
+class Piles(Edition):
+    """Mixin: the refill choice of a face-up pick."""
+
+    controls = ("piles",)
+
+    def faceup_moves(self, slot: int) -> tuple[Move, ...]:
+        return tuple(DrawFaceUp(slot, name) for name in sorted(self.pile_names))
+
+    def check_refill(self, s: GameState, move: DrawFaceUp) -> tuple[str, str] | None:
+        if move.refill not in self.pile_names:
+            piles = " or ".join(f"'faceup {move.slot} refill {name}'" for name in sorted(self.pile_names))
+            if move.refill is None:
+                return (R_RS, f"choose the pile that turns up the replacement: {piles}")
+            return (R_RS, f"unknown pile {str(move.refill)[:40]!r} for the replacement: {piles}")
+        return None
+
+    def refill_pile(self, s: GameState, move: DrawFaceUp, slot: int) -> int:
+        return self._pile_by_name[move.refill]
