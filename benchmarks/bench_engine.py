@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ttr_lab  # noqa: E402
-from ttr_lab.analysis.trails import longest_trail_edges  # noqa: E402
+import ttr_lab
+from ttr_lab.analysis.trails import longest_trail_edges
 
 
 def pin_one_core() -> str:
@@ -40,7 +40,9 @@ def pin_one_core() -> str:
         return "not pinned"
 
 
-def random_game(edition: str, players: int, seed: int, rng: random.Random, *, validate: bool = False) -> ttr_lab.GameState:
+def random_game(
+    edition: str, players: int, seed: int, rng: random.Random, *, validate: bool = False
+) -> ttr_lab.GameState:
     g = ttr_lab.new_game(edition, players=players, seed=seed)
     apply = g.play if validate else g.push
     while not g.is_over:
@@ -108,7 +110,9 @@ def dense_networks(count: int = 300, cars: int = 45) -> list[list[tuple[int, str
         used = start.length
         cities = {start.a, start.b}
         while True:
-            options = [r for r in m.routes if r not in chosen and (r.a in cities or r.b in cities) and used + r.length <= cars]
+            options = [
+                r for r in m.routes if r not in chosen and (r.a in cities or r.b in cities) and used + r.length <= cars
+            ]
             if not options:
                 break
             r = rng.choice(options)
@@ -143,8 +147,11 @@ def bench_memory() -> tuple[float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--editions", default="usa,1910,mega,big_cities,europe,rails_and_sails,great_lakes",
-                    help="comma-separated edition names")
+    ap.add_argument(
+        "--editions",
+        default="usa,1910,mega,big_cities,europe,rails_and_sails,great_lakes",
+        help="comma-separated edition names",
+    )
     args = ap.parse_args()
     print(f"ttr_lab {ttr_lab.__version__}, Python {sys.version.split()[0]}, {pin_one_core()}")
     targets = {"usa": 150, "europe": 100, "rails_and_sails": 100}
@@ -160,7 +167,9 @@ def main() -> None:
     print(f"legal-move listing, mid-game:       {us:8.1f} us      ({n:.0f} moves on average, fully listed)")
     print(f"push + pop:                         {bench_push_pop(positions):8.2f} us")
     mean, worst, edges = bench_longest_path(dense_networks())
-    print(f"longest path, 45-car networks:      {mean:8.3f} ms mean, {worst:.3f} ms max ({edges:.1f} routes; target < 1 ms)")
+    print(
+        f"longest path, 45-car networks:      {mean:8.3f} ms mean, {worst:.3f} ms max ({edges:.1f} routes; target < 1 ms)"
+    )
     mb, plies = bench_memory()
     print(f"finished game with full history:    {mb:8.2f} MB      ({plies} plies; target < 10 MB)")
 

@@ -24,8 +24,9 @@ from ttr_lab.data import Route, load_map
 __all__ = ["random_network", "main"]
 
 
-def random_network(routes: tuple[Route, ...], rng: random.Random, *, cars: int = 45,
-                   cycle_bias: float = 4.0) -> list[Route]:
+def random_network(
+    routes: tuple[Route, ...], rng: random.Random, *, cars: int = 45, cycle_bias: float = 4.0
+) -> list[Route]:
     """Greedily grow one connected network that uses at most ``cars`` cars."""
     first = rng.choice([r for r in routes if r.length <= cars])
     chosen = [first]
@@ -34,10 +35,7 @@ def random_network(routes: tuple[Route, ...], rng: random.Random, *, cars: int =
     left = cars - first.length
     while True:
         blocked = taken | {r.double_of for r in chosen if r.double_of is not None}
-        options = [
-            r for r in routes
-            if r.id not in blocked and r.length <= left and (r.a in cities or r.b in cities)
-        ]
+        options = [r for r in routes if r.id not in blocked and r.length <= left and (r.a in cities or r.b in cities)]
         if not options:
             return chosen
         weights = [cycle_bias if (r.a in cities and r.b in cities) else 1.0 for r in options]
@@ -58,10 +56,7 @@ def main(argv: list[str] | None = None) -> None:
 
     board = load_map(args.map)
     rng = random.Random(args.seed)
-    networks = [
-        [(r.id, r.a, r.b, r.length) for r in random_network(board.routes, rng)]
-        for _ in range(args.networks)
-    ]
+    networks = [[(r.id, r.a, r.b, r.length) for r in random_network(board.routes, rng)] for _ in range(args.networks)]
     sizes = [len(n) for n in networks]
     cycles = [len(n) - len({c for e in n for c in e[1:3]}) + 1 for n in networks]
     times = []
@@ -74,8 +69,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"map {args.map}: {len(networks)} networks of 45 cars, seed {args.seed}")
     print(f"routes per network: min {min(sizes)}, mean {statistics.mean(sizes):.1f}, max {max(sizes)}")
     print(f"independent cycles: mean {statistics.mean(cycles):.1f}, max {max(cycles)}")
-    print(f"longest_trail_edges: mean {statistics.mean(times):.3f} ms, "
-          f"median {statistics.median(times):.3f} ms, max {max(times):.3f} ms")
+    print(
+        f"longest_trail_edges: mean {statistics.mean(times):.3f} ms, "
+        f"median {statistics.median(times):.3f} ms, max {max(times):.3f} ms"
+    )
 
 
 if __name__ == "__main__":

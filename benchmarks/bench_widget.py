@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import comm  # noqa: E402
+import comm
 
-import ttr_lab  # noqa: E402
-from ttr_lab.bots import make_bot  # noqa: E402
-from ttr_lab.moves import ClaimRoute, DrawBlind  # noqa: E402
-from ttr_lab.render import route_trace_index, update_board  # noqa: E402
+import ttr_lab
+from ttr_lab.bots import make_bot
+from ttr_lab.moves import ClaimRoute, DrawBlind
+from ttr_lab.render import route_trace_index, update_board
 
 
 class JsonComm:
@@ -82,11 +82,12 @@ def click_message(w, route_id: int) -> dict:
     k = route_trace_index(w.fig)
     trace = w.fig.data[k]
     i = list(trace.customdata).index(route_id)
-    return {"event_type": "plotly_click",
-            "points": {"trace_indexes": [k], "point_indexes": [i], "xs": [trace.x[i]], "ys": [trace.y[i]]},
-            "device_state": {"alt": False, "ctrl": False, "meta": False, "shift": False,
-                             "button": 0, "buttons": 1},
-            "selector": None}
+    return {
+        "event_type": "plotly_click",
+        "points": {"trace_indexes": [k], "point_indexes": [i], "xs": [trace.x[i]], "ys": [trace.y[i]]},
+        "device_state": {"alt": False, "ctrl": False, "meta": False, "shift": False, "button": 0, "buttons": 1},
+        "selector": None,
+    }
 
 
 def timed(action) -> tuple[float, int]:
@@ -100,8 +101,10 @@ def report(name: str, samples: list[tuple[float, int]]) -> None:
     ms = sorted(s[0] for s in samples)
     kb = statistics.mean(s[1] for s in samples) / 1024
     p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
-    print(f"{name:<46} median {statistics.median(ms):6.1f} ms   p90 {p90:6.1f} ms   "
-          f"max {ms[-1]:6.1f} ms   {kb:6.1f} KiB sent   (n={len(ms)})")
+    print(
+        f"{name:<46} median {statistics.median(ms):6.1f} ms   p90 {p90:6.1f} ms   "
+        f"max {ms[-1]:6.1f} ms   {kb:6.1f} KiB sent   (n={len(ms)})"
+    )
 
 
 def main() -> None:
@@ -114,25 +117,27 @@ def main() -> None:
 
     w = mid_game(args.seed, args.routes)
     g = w.game
-    print(f"USA, You vs bot, seed {args.seed}: ply {g.ply}, {len(g.route_owners())} routes claimed, "
-          f"hand {g.hand_size(0)} cards")
+    print(
+        f"USA, You vs bot, seed {args.seed}: ply {g.ply}, {len(g.route_owners())} routes claimed, "
+        f"hand {g.hand_size(0)} cards"
+    )
 
     claims, asks, confirms, draws, redraws = [], [], [], [], []
     single, several = claimable_routes(g)
-    for rid in (single * args.repeat)[:args.repeat]:
+    for rid in (single * args.repeat)[: args.repeat]:
         message = click_message(w, rid)
-        claims.append(timed(lambda: setattr(w.fig, "_js2py_pointsCallback", message)))
+        claims.append(timed(lambda m=message: setattr(w.fig, "_js2py_pointsCallback", m)))
         assert g.route_owner(rid) == 0, w.status
         w.undo()
-    for rid in (several * args.repeat)[:args.repeat]:
+    for rid in (several * args.repeat)[: args.repeat]:
         message = click_message(w, rid)
-        asks.append(timed(lambda: setattr(w.fig, "_js2py_pointsCallback", message)))
+        asks.append(timed(lambda m=message: setattr(w.fig, "_js2py_pointsCallback", m)))
         confirms.append(timed(w._confirm_claim))
         assert g.route_owner(rid) == 0, w.status
         w.undo()
     for _ in range(args.repeat):
         slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
-        draws.append(timed(lambda: w.click_faceup(slot)))
+        draws.append(timed(lambda s=slot: w.click_faceup(s)))
         w._deck.click()  # the second card (the bot replies); undone below
         w.undo()
         w.undo()

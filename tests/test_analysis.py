@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab.analysis as analysis
-from ttr_lab.scoring import trail as trails  # the longest-trail core
 from ttr_lab.analysis.paths import distance_table, shortest_ticket_path, ticket_graph
 from ttr_lab.analysis.trails import (
     cut_routes,
@@ -24,6 +23,7 @@ from ttr_lab.analysis.trails import (
 from ttr_lab.analysis.trees import minimum_spanning_routes, steiner_tree
 from ttr_lab.data import available_maps, load_map
 from ttr_lab.graph import board_graph, routes_graph
+from ttr_lab.scoring import trail as trails  # the longest-trail core
 
 # --------------------------------------------------------------- oracles
 
@@ -159,7 +159,14 @@ def test_gap_cases_where_the_search_runs(monkeypatch):
     calls = []
     search = trails._search
     monkeypatch.setattr(trails, "_search", lambda *a: calls.append(1) or search(*a))
-    bowtie = [(1, "F", "C", 1), (2, "B", "F", 4), (3, "A", "C", 3), (4, "A", "D", 2), (5, "C", "D", 1), (6, "G", "F", 3)]
+    bowtie = [
+        (1, "F", "C", 1),
+        (2, "B", "F", 4),
+        (3, "A", "C", 3),
+        (4, "A", "D", 2),
+        (5, "C", "D", 1),
+        (6, "G", "F", 3),
+    ]
     assert check(bowtie)[0] == 11
     doubled = [(2, "A", "B", 1), (4, "A", "B", 6), (5, "D", "B", 4), (6, "C", "D", 6), (7, "D", "E", 5)]
     assert check(doubled)[0] == 17
@@ -219,7 +226,9 @@ def grow_network(board, rng, cars):
     chosen, cities, left = [first], {first.a, first.b}, cars - first.length
     while True:
         banned = {r.id for r in chosen} | {r.double_of for r in chosen}
-        options = [r for r in board.routes if r.id not in banned and r.length <= left and (r.a in cities or r.b in cities)]
+        options = [
+            r for r in board.routes if r.id not in banned and r.length <= left and (r.a in cities or r.b in cities)
+        ]
         if not options:
             return [(r.id, r.a, r.b, r.length) for r in chosen]
         pick = rng.choices(options, [4 if r.a in cities and r.b in cities else 1 for r in options])[0]
@@ -424,7 +433,16 @@ def test_minimum_spanning_routes_agree_with_networkx():
 def test_package_reexports_its_public_functions():
     for name in analysis.__all__:
         assert getattr(analysis, name) is not None
-    for name in ("longest_trail_edges", "longest_trail", "cut_routes", "odd_degree_cities", "euler_trail_exists",
-                 "ticket_graph", "shortest_ticket_path", "distance_table", "steiner_tree",
-                 "minimum_spanning_routes"):
+    for name in (
+        "longest_trail_edges",
+        "longest_trail",
+        "cut_routes",
+        "odd_degree_cities",
+        "euler_trail_exists",
+        "ticket_graph",
+        "shortest_ticket_path",
+        "distance_table",
+        "steiner_tree",
+        "minimum_spanning_routes",
+    ):
         assert name in analysis.__all__

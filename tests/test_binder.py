@@ -44,8 +44,18 @@ OFFLINE_HINTS = (
     "SSLError",
 )
 IGNORE = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-    ".hypothesis", ".ipynb_checkpoints", "test-artifacts", "node_modules",
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".ipynb_checkpoints",
+    "test-artifacts",
+    "node_modules",
 )
 
 
@@ -139,8 +149,9 @@ def test_binder_requirements_run_every_notebook_under_strict_nbval(tmp_path):
     env = clean_env(env_dir, tmp_path)
 
     def run(*args: object, timeout: float) -> subprocess.CompletedProcess:
-        return subprocess.run([str(a) for a in args], cwd=repo, env=env, capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(
+            [str(a) for a in args], cwd=repo, env=env, capture_output=True, text=True, timeout=timeout
+        )
 
     probe = run(python, "-m", "pip", "index", "versions", "nbval", timeout=120)
     if probe.returncode != 0:
@@ -153,13 +164,24 @@ def test_binder_requirements_run_every_notebook_under_strict_nbval(tmp_path):
     assert install.returncode == 0, f"pip install -r binder/requirements.txt failed:\n{tail(install)}"
 
     # postBuild writes JupyterLab's settings overrides where this environment's Lab reads them.
-    subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=dict(env, NB_PYTHON_PREFIX=str(env_dir)),
-                   check=True, timeout=60)
+    subprocess.run(
+        ["bash", "binder/postBuild"], cwd=repo, env=dict(env, NB_PYTHON_PREFIX=str(env_dir)), check=True, timeout=60
+    )
     app_dir = run(python, "-c", "from jupyterlab.commands import get_app_dir; print(get_app_dir())", timeout=120)
     assert app_dir.returncode == 0, tail(app_dir)
     assert (Path(app_dir.stdout.strip()) / "settings" / "overrides.json").is_file()
 
-    nbval = run(python, "-m", "pytest", "--nbval", NOTEBOOKS, "--nbval-sanitize-with", SANITIZE,
-                "-p", "no:cacheprovider", timeout=600)
+    nbval = run(
+        python,
+        "-m",
+        "pytest",
+        "--nbval",
+        NOTEBOOKS,
+        "--nbval-sanitize-with",
+        SANITIZE,
+        "-p",
+        "no:cacheprovider",
+        timeout=600,
+    )
     assert nbval.returncode == 0, f"strict nbval of {NOTEBOOKS} failed in the Binder environment:\n{tail(nbval, 80)}"
     assert re.search(r"\b\d+ passed\b", nbval.stdout), tail(nbval)

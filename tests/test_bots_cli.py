@@ -15,7 +15,7 @@ from ttr_lab.records import Record
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_bot_games_finish_and_are_deterministic(players):
-    bots = lambda: [make_bot("greedy" if i % 2 == 0 else "random", seed=i) for i in range(players)]  # noqa: E731
+    bots = lambda: [make_bot("greedy" if i % 2 == 0 else "random", seed=i) for i in range(players)]
     a = play_game("usa", bots(), seed=players)
     b = play_game("usa", bots(), seed=players)
     assert a.is_over and a.problems() == []
@@ -84,13 +84,20 @@ def test_cli_options_and_editions(capsys):
 
 
 def test_python_dash_m_entry_point(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "ttr_lab", "play", "--seed", "2", "--bots", "greedy,greedy"],
-                         capture_output=True, text=True, check=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "ttr_lab", "play", "--seed", "2", "--bots", "greedy,greedy"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     assert "Winner:" in out.stdout
 
 
 def test_core_imports_no_jupyter_or_plotly():
-    code = "import sys, ttr_lab, ttr_lab.bots, ttr_lab.records, ttr_lab.scoring; " \
-           "bad = [m for m in ('plotly', 'ipywidgets', 'IPython', 'anywidget') if m in sys.modules]; print(bad)"
+    code = (
+        "import sys, ttr_lab, ttr_lab.bots, ttr_lab.records, ttr_lab.scoring; "
+        "bad = [m for m in ('plotly', 'ipywidgets', 'IPython', 'anywidget') if m in sys.modules]; print(bad)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

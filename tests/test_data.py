@@ -48,8 +48,14 @@ EXPECTED = {
         "double_pairs": 22,
         "sum_lengths": 309,
         "by_length": {1: 9, 2: 36, 3: 20, 4: 16, 5: 10, 6: 9},
-        "by_color": {"gray": 44, **{c: 7 for c in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")}},
-        "spaces_by_color": {"gray": 93, **{c: 27 for c in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")}},
+        "by_color": {
+            "gray": 44,
+            **dict.fromkeys(("red", "orange", "yellow", "green", "blue", "pink", "white", "black"), 7),
+        },
+        "spaces_by_color": {
+            "gray": 93,
+            **dict.fromkeys(("red", "orange", "yellow", "green", "blue", "pink", "white", "black"), 27),
+        },
         "by_kind": {"train": 100},
         "spaces_by_kind": {"train": 309},
         "locomotives": 0,
@@ -66,12 +72,15 @@ EXPECTED = {
         "double_pairs": 11,
         "sum_lengths": 300,
         "by_length": {1: 4, 2: 35, 3: 30, 4: 29, 6: 2, 8: 1},
-        "by_color": {"gray": 37, **{c: 8 for c in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")}},
+        "by_color": {
+            "gray": 37,
+            **dict.fromkeys(("red", "orange", "yellow", "green", "blue", "pink", "white", "black"), 8),
+        },
         "spaces_by_color": {
             "gray": 122,
             "blue": 23,
             "green": 23,
-            **{c: 22 for c in ("red", "orange", "yellow", "pink", "white", "black")},
+            **dict.fromkeys(("red", "orange", "yellow", "pink", "white", "black"), 22),
         },
         "by_kind": {"train": 70, "tunnel": 18, "ferry": 13},
         "spaces_by_kind": {"train": 300 - 55 - 41, "tunnel": 55, "ferry": 41},
@@ -317,7 +326,9 @@ def test_coordinates_are_the_right_way_round(map_name, west, east):
 def test_coordinate_spot_checks():
     usa, europe, world = load_map("usa"), load_map("europe"), load_map("rails_and_sails_world")
     assert usa.city("Miami").lat < usa.city("Atlanta").lat < usa.city("Chicago").lat < usa.city("Winnipeg").lat
-    assert europe.city("Palermo").lat < europe.city("Roma").lat < europe.city("Berlin").lat < europe.city("Stockholm").lat
+    assert (
+        europe.city("Palermo").lat < europe.city("Roma").lat < europe.city("Berlin").lat < europe.city("Stockholm").lat
+    )
     assert world.city("Sydney").lat < 0 < world.city("Tokyo").lat
     assert world.city("Buenos Aires").lon < 0 < world.city("Cape Town").lon
 
@@ -440,7 +451,7 @@ def test_usa_big_cities_deck():
     for t in big:
         assert BIG_CITIES & set(t.cities), t
     # exactly the mega tickets naming a big city
-    names_big = lambda c: Counter({k: n for k, n in c.items() if BIG_CITIES & {k[0], k[1]}})  # noqa: E731
+    names_big = lambda c: Counter({k: n for k, n in c.items() if BIG_CITIES & {k[0], k[1]}})
     assert pts(big) == names_big(pts(usa.deck("mega")))
     # 19 "1910" + 15 reprints + Montréal-Chicago
     assert sum(names_big(pts(usa.deck("1910"))).values()) == 19
@@ -452,7 +463,7 @@ def test_usa_big_cities_deck():
 def test_usa_ticket_values_against_shortest_paths():
     usa = load_map("usa")
     g = graph(usa)
-    off = lambda deck: {  # noqa: E731
+    off = lambda deck: {
         (t.a, t.b): t.points - shortest(g, t.a, t.b) for t in usa.deck(deck) if t.points != shortest(g, t.a, t.b)
     }
     # 1910: 34 of 35 equal, Las Vegas-Miami +1
@@ -770,13 +781,28 @@ def classroom() -> dict:
             {"name": "The Channel", "lat": 50.9, "lon": 1.4, "waypoint": True},
         ],
         "routes": [
-            {"id": 1, "a": "Ashford", "b": "Bexley", "length": 3, "color": "red", "kind": "train",
-             "locomotives": 0, "double_of": 2},
-            {"id": 2, "a": "Ashford", "b": "Bexley", "length": 3, "color": "blue", "kind": "train",
-             "locomotives": 0, "double_of": 1},
+            {
+                "id": 1,
+                "a": "Ashford",
+                "b": "Bexley",
+                "length": 3,
+                "color": "red",
+                "kind": "train",
+                "locomotives": 0,
+                "double_of": 2,
+            },
+            {
+                "id": 2,
+                "a": "Ashford",
+                "b": "Bexley",
+                "length": 3,
+                "color": "blue",
+                "kind": "train",
+                "locomotives": 0,
+                "double_of": 1,
+            },
             {"id": 3, "a": "Ashford", "b": "Canterbury", "length": 2, "color": "gray", "kind": "tunnel"},
-            {"id": 4, "a": "Canterbury", "b": "Dover", "length": 1, "color": "gray", "kind": "ferry",
-             "locomotives": 1},
+            {"id": 4, "a": "Canterbury", "b": "Dover", "length": 1, "color": "gray", "kind": "ferry", "locomotives": 1},
             {"id": 5, "a": "Dover", "b": "The Channel", "length": 2, "color": "white", "kind": "ship"},
             {"id": 6, "a": "Bexley", "b": "Dover", "length": 4, "color": "gray", "kind": "train", "paired": True},
             {"id": 7, "a": "Canterbury", "b": "Dover", "length": 2, "color": "green", "kind": "ship"},
@@ -786,8 +812,14 @@ def classroom() -> dict:
             {"id": 2, "a": "Ashford", "b": "Canterbury", "points": 2, "deck": "class"},
         ],
         "tours": [
-            {"id": 3, "cities": ["Ashford", "Canterbury", "Dover"], "points_in_order": 5,
-             "points_any_order": 3, "points_failed": -6, "deck": "class_tour"},
+            {
+                "id": 3,
+                "cities": ["Ashford", "Canterbury", "Dover"],
+                "points_in_order": 5,
+                "points_any_order": 3,
+                "points_failed": -6,
+                "deck": "class_tour",
+            },
         ],
     }
 
@@ -832,7 +864,10 @@ def test_classroom_map_loads_from_a_file(tmp_path):
 def test_minimal_map_and_defaults():
     m = map_from_dict(
         {
-            "format": "ttr_lab.map", "version": 1, "id": "tiny", "name": "Tiny",
+            "format": "ttr_lab.map",
+            "version": 1,
+            "id": "tiny",
+            "name": "Tiny",
             "cities": [{"name": "A", "lat": 1, "lon": 2}, {"name": "B", "lat": 3, "lon": 4}],
             "routes": [{"id": 7, "a": "A", "b": "B", "length": 1, "color": "gray", "kind": "train"}],
             "tickets": [],
@@ -878,16 +913,17 @@ def test_bad_colour(tmp_path, color):
     data = classroom()
     data["routes"][0]["color"] = color
     assert_bad(
-        tmp_path, data, "route 1 (Ashford-Bexley)", rf"bad colour {re.escape(repr(color))} \(one of red, orange, .*gray\)$"
+        tmp_path,
+        data,
+        "route 1 (Ashford-Bexley)",
+        rf"bad colour {re.escape(repr(color))} \(one of red, orange, .*gray\)$",
     )
 
 
 def test_bad_kind(tmp_path):
     data = classroom()
     data["routes"][4]["kind"] = "boat"
-    assert_bad(
-        tmp_path, data, "route 5 (Dover-The Channel)", r"bad kind 'boat' \(one of train, tunnel, ferry, ship\)$"
-    )
+    assert_bad(tmp_path, data, "route 5 (Dover-The Channel)", r"bad kind 'boat' \(one of train, tunnel, ferry, ship\)$")
 
 
 def test_duplicate_route_id(tmp_path):
@@ -974,7 +1010,9 @@ def test_parallel_routes_must_be_marked_double(tmp_path):
     data = classroom()
     data["routes"].append({"id": 8, "a": "Ashford", "b": "Canterbury", "length": 2, "color": "red", "kind": "train"})
     assert_bad(
-        tmp_path, data, "route 8 (Ashford-Canterbury)",
+        tmp_path,
+        data,
+        "route 8 (Ashford-Canterbury)",
         "joins the same two cities as route 3; mark a double route with double_of on both$",
     )
 
@@ -1166,7 +1204,9 @@ def test_file_not_utf8(tmp_path):
     text = json.dumps(classroom(), indent=2).replace("Ashford", "Montréal")
     path.write_bytes(text.encode("latin-1"))
     line = text[: text.index("é")].count("\n") + 1
-    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: line {line}: not UTF-8 text .*save the file as UTF-8$"):
+    with pytest.raises(
+        MapDataError, match=rf"^{re.escape(str(path))}: line {line}: not UTF-8 text .*save the file as UTF-8$"
+    ):
         load_map(path)
 
 
@@ -1233,11 +1273,21 @@ def test_readme_example_map_loads(tmp_path):
 def test_city_name_with_surrounding_whitespace(tmp_path, name):
     data = classroom()
     data["cities"][3]["name"] = name
-    assert_bad(tmp_path, data, f"city #4 ({name})", rf"name {re.escape(repr(name))} has leading or trailing whitespace$")
+    assert_bad(
+        tmp_path, data, f"city #4 ({name})", rf"name {re.escape(repr(name))} has leading or trailing whitespace$"
+    )
 
 
-@pytest.mark.parametrize("name, code", [("Do\tver", "0009"), ("Do\x00ver", "0000"), ("Dover\u202e", "202E"),
-                                        ("Do\u2028ver", "2028"), ("Do\x7fver", "007F")])
+@pytest.mark.parametrize(
+    "name, code",
+    [
+        ("Do\tver", "0009"),
+        ("Do\x00ver", "0000"),
+        ("Dover\u202e", "202E"),
+        ("Do\u2028ver", "2028"),
+        ("Do\x7fver", "007F"),
+    ],
+)
 def test_city_name_with_a_control_character(tmp_path, name, code):
     data = classroom()
     data["cities"][3]["name"] = name
@@ -1248,8 +1298,11 @@ def test_lone_surrogate_in_a_city_name(tmp_path):
     text = json.dumps(classroom(), indent=2).replace('"Dover"', '"Dover\\ud800"', 1)
     path = write(tmp_path, text)
     line = text[: text.index("Dover\\ud800")].count("\n") + 1
-    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: line {line} column \d+: invalid JSON: "
-                       r'"Dover\\ud800" is half of a surrogate pair, not text$'):
+    with pytest.raises(
+        MapDataError,
+        match=rf"^{re.escape(str(path))}: line {line} column \d+: invalid JSON: "
+        r'"Dover\\ud800" is half of a surrogate pair, not text$',
+    ):
         load_map(path)
     data = classroom()
     data["cities"][3]["name"] = "Dover\ud800"  # straight from a dict: the name check catches it
@@ -1272,13 +1325,27 @@ def test_accented_and_inner_spaces_are_fine(tmp_path):
 @pytest.mark.parametrize(
     "section, index, key, value, entry, problem",
     [
-        ("routes", 2, "b", "Canterbury ", "route 3 (Ashford-Canterbury )", "city name 'Canterbury ' has leading or trailing"),
+        (
+            "routes",
+            2,
+            "b",
+            "Canterbury ",
+            "route 3 (Ashford-Canterbury )",
+            "city name 'Canterbury ' has leading or trailing",
+        ),
         ("routes", 2, "a", "", "route 3 (-Canterbury)", "empty city name$"),
         ("tickets", 0, "a", " Bexley", "ticket 1", "city name ' Bexley' has leading or trailing whitespace$"),
         ("tickets", 0, "b", "Dover\r", "ticket 1", r"city name 'Dover\\r' has leading or trailing whitespace$"),
         ("tickets", 1, "deck", " class", "ticket 2", "deck name ' class' has leading or trailing whitespace$"),
         ("tickets", 1, "deck", "", "ticket 2", "empty deck name$"),
-        ("tickets", 1, "deck", "cl\x1bass", "ticket 2", r"deck name 'cl\\x1bass' contains a control character \(U\+001B\)$"),
+        (
+            "tickets",
+            1,
+            "deck",
+            "cl\x1bass",
+            "ticket 2",
+            r"deck name 'cl\\x1bass' contains a control character \(U\+001B\)$",
+        ),
         ("tours", 0, "deck", "tour ", "tour 3", "deck name 'tour ' has leading or trailing whitespace$"),
     ],
 )
@@ -1313,7 +1380,7 @@ def test_header_id_and_name(tmp_path, key, value, problem):
 def test_long_values_are_cut_in_messages(tmp_path):
     data = classroom()
     data["routes"][2]["b"] = "Z" * 10_000
-    data["routes"][3]["length"] = 10 ** 4000
+    data["routes"][3]["length"] = 10**4000
     err = assert_bad(tmp_path, data, "route 3 (Ashford-" + "Z" * 57 + "...)", r"unknown city 'Z+\.\.\.$")
     assert len(str(err)) < 200 + len(str(tmp_path))
     del data["routes"][2]
@@ -1406,8 +1473,11 @@ def test_device_is_refused_quickly(device):
     import time
 
     start = time.monotonic()
-    with pytest.raises(MapDataError, match=rf"^{device}: file: not a regular file \(a character device\); "
-                       "give the path of a map file$"):
+    with pytest.raises(
+        MapDataError,
+        match=rf"^{device}: file: not a regular file \(a character device\); "
+        "give the path of a map file$",
+    ):
         load_map(Path(device))
     with pytest.raises(MapDataError, match=rf"^{device}: file: not a regular file"):
         load_map(device)  # contains "/": a path, not a shipped name
@@ -1435,7 +1505,7 @@ def test_named_pipe_is_refused_quickly(tmp_path):
 def _error_of(fn, *args) -> BaseException | None:
     try:
         fn(*args)
-    except BaseException as e:  # noqa: BLE001 - the test inspects it
+    except BaseException as e:
         return e
     return None
 
@@ -1454,8 +1524,11 @@ def test_file_over_the_limit_is_refused(tmp_path):
     path = tmp_path / "huge.json"
     text = json.dumps(classroom())
     path.write_text(text + " " * (MAP_LIMIT + 1 - len(text)), encoding="utf-8")
-    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: file: too large: {MAP_LIMIT + 1} bytes; "
-                       r"the limit for a map file is 4 MiB$"):
+    with pytest.raises(
+        MapDataError,
+        match=rf"^{re.escape(str(path))}: file: too large: {MAP_LIMIT + 1} bytes; "
+        r"the limit for a map file is 4 MiB$",
+    ):
         load_map(path)
     path.write_text(text + " " * (MAP_LIMIT - len(text)), encoding="utf-8")
     assert load_map(path).id == "classroom"  # exactly at the limit
@@ -1467,8 +1540,11 @@ def test_non_utf8_after_a_byte_order_mark(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + text.encode("latin-1"))
     offset = 3 + text.index("é")
     line = text[: text.index("é")].count("\n") + 1
-    with pytest.raises(MapDataError, match=rf"^{re.escape(str(path))}: line {line}: not UTF-8 text \(byte {offset}\); "
-                       "save the file as UTF-8$"):
+    with pytest.raises(
+        MapDataError,
+        match=rf"^{re.escape(str(path))}: line {line}: not UTF-8 text \(byte {offset}\); "
+        "save the file as UTF-8$",
+    ):
         load_map(path)
 
 
@@ -1504,8 +1580,18 @@ def _hostile(kind: str) -> tuple[str, str, str]:
     raise AssertionError(kind)
 
 
-HOSTILE = ["deep", "deep_field", "unclosed", "big_int", "NaN", "Infinity", "-Infinity", "overflow", "duplicate",
-           "duplicate_header"]
+HOSTILE = [
+    "deep",
+    "deep_field",
+    "unclosed",
+    "big_int",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "overflow",
+    "duplicate",
+    "duplicate_header",
+]
 
 
 @pytest.mark.parametrize("kind", HOSTILE)
@@ -1574,7 +1660,10 @@ def test_plain_checkout_falls_back_to_the_maps_folder(tmp_path):
     # -S: no site-packages, so neither the editable install nor any installed ttr_lab is visible
     proc = subprocess.run(
         [sys.executable, "-S", "-c", code, str(checkout)],
-        cwd=elsewhere, capture_output=True, text=True, timeout=120,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(deps), "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert proc.returncode == 0, proc.stderr

@@ -91,6 +91,8 @@ def test_routes_graph_of_all_routes_equals_the_board():
         assert set(full.nodes) == touched <= set(G.nodes)
 
         def edges(H):
-            return sorted(((k, frozenset((u, v)), tuple(sorted(d.items()))) for u, v, k, d in H.edges(keys=True, data=True)))
+            return sorted(
+                ((k, frozenset((u, v)), tuple(sorted(d.items()))) for u, v, k, d in H.edges(keys=True, data=True))
+            )
 
         assert edges(full) == edges(G)

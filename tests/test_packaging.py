@@ -69,8 +69,16 @@ def wheel(tmp_path_factory) -> Path:
         ROOT,
         src,
         ignore=shutil.ignore_patterns(
-            ".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", ".pytest_cache", ".hypothesis",
-            "test-artifacts", ".ipynb_checkpoints",
+            ".git",
+            "build",
+            "dist",
+            "*.egg-info",
+            "__pycache__",
+            ".venv",
+            ".pytest_cache",
+            ".hypothesis",
+            "test-artifacts",
+            ".ipynb_checkpoints",
         ),
     )
     out = base / "dist"

@@ -24,9 +24,6 @@ EDITIONS = ["usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "g
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-
-
-
 @pytest.mark.parametrize("edition", EDITIONS)
 @SETTINGS
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 5))

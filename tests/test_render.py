@@ -62,6 +62,7 @@ def usa_fig(usa):
 
 # --------------------------------------------------------------------------- structure
 
+
 @pytest.mark.parametrize("map_id", MAPS)
 def test_builds_for_every_map(map_id):
     m = load_map(map_id)
@@ -197,6 +198,7 @@ def test_world_routes_across_the_date_line_are_cut_at_the_edge():
 
 # --------------------------------------------------------------------------- owners
 
+
 def test_owner_changes_the_colour_of_the_right_route(usa):
     names_ = ["Ada", "Bo"]
     fig = board_figure(usa, owners={5: 1}, player_names=names_)
@@ -233,11 +235,16 @@ def test_unknown_route_is_an_error(usa):
 
 # --------------------------------------------------------------------------- overlays
 
+
 def test_overlays_add_their_traces(usa):
     ticket = usa.tickets[0]
     fig = board_figure(
-        usa, highlight=[1, 2], paths=[[1, 2], SimpleNamespace(routes=[3], name="short")],
-        tickets=[ticket, ("Seattle", "Miami")], stations={"Boston": 0}, harbors={"Miami": 1},
+        usa,
+        highlight=[1, 2],
+        paths=[[1, 2], SimpleNamespace(routes=[3], name="short")],
+        tickets=[ticket, ("Seattle", "Miami")],
+        stations={"Boston": 0},
+        harbors={"Miami": 1},
     )
     got = names(fig)
     for name in ("highlight", "path 1", "short", "ticket lines", "tickets", "stations", "harbors"):
@@ -287,6 +294,7 @@ def test_harbor_cities_and_waypoints_look_different():
 
 # --------------------------------------------------------------------------- states
 
+
 class FakeState:
     def __init__(self, m):
         self.map = m
@@ -316,6 +324,7 @@ def test_object_with_map_and_route_owners(usa):
 
 
 # --------------------------------------------------------------------------- update
+
 
 def test_update_board_on_figure_widget(usa):
     state = FakeState(usa)

@@ -15,14 +15,22 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab import (
-    BuildStation, ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, IllegalMoveError, KeepTickets, Phase, PayTunnel,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    IllegalMoveError,
+    KeepTickets,
+    PayTunnel,
+    Phase,
 )
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.editions import Europe, find_edition
 from ttr_lab.editions.europe import station_borrowing
-from ttr_lab.state import GameState
 from ttr_lab.records import Record, dumps
 from ttr_lab.scoring import longest_path, route_points
+from ttr_lab.state import GameState
 
 from . import helpers
 from .helpers import arrange, past_setup, snapshot
@@ -53,7 +61,7 @@ def new_europe(players: int = 4, seed: int = 1, **options) -> GameState:
     return past_setup(ttr_lab.new_game("europe", players=players, seed=seed, **options))
 
 
-def arrange_eu(game, *, stations=None, tickets=None, **kw):  # noqa: ANN001, ANN003, ANN201
+def arrange_eu(game, *, stations=None, tickets=None, **kw):
     """``arrange`` plus Europe's stations; with ``tickets`` the long tickets
     nobody holds go to the box (regular ones go back to the deck)."""
     extra = {}
@@ -63,7 +71,6 @@ def arrange_eu(game, *, stations=None, tickets=None, **kw):  # noqa: ANN001, ANN
         held = {t for ts in tickets.values() for t in ts}
         extra["box"] = sorted(LONG - held)
     return arrange(game, tickets=tickets, extra=extra or None, **kw)
-
 
 
 def card_total(g: ttr_lab.GameState) -> int:
@@ -93,16 +100,27 @@ def test_europe_edition_parameters():
     assert ed.longest_path_name == "European Express"
     assert len(ed.ticket_deck()) == 40 and len(ed.long_tickets) == 6
     assert ed.draw_tickets == (3, 1)
-    assert sorted(ed.options) == ["allow_single_draw", "deal_row_after_tickets", "first_player", "map",
-                                  "max_consecutive_resets"]
+    assert sorted(ed.options) == [
+        "allow_single_draw",
+        "deal_row_after_tickets",
+        "first_player",
+        "map",
+        "max_consecutive_resets",
+    ]
     assert find_edition("europe_digital").options["max_consecutive_resets"] == 3
     assert type(ttr_lab.GameState("europe", 3, seed=1)) is GameState
 
 
-@pytest.mark.parametrize("options", [
-    {"deal_row_after_tickets": True}, {"first_player": "random"}, {"first_player": 2},
-    {"allow_single_draw": True}, {"max_consecutive_resets": 0},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"deal_row_after_tickets": True},
+        {"first_player": "random"},
+        {"first_player": 2},
+        {"allow_single_draw": True},
+        {"max_consecutive_resets": 0},
+    ],
+)
 def test_options_as_usa(options):
     g = ttr_lab.new_game("europe", players=3, seed=5, **options)
     if options.get("deal_row_after_tickets"):
@@ -135,12 +153,13 @@ def test_scenario_20_ferry_needs_its_locomotives():
     assert g.hand(0) == {L: 1, "red": 1, "blue": 1}
 
 
-def _tunnel_21(stations=None, **hand):  # noqa: ANN001, ANN003, ANN202
+def _tunnel_21(stations=None, **hand):
     tunnel = 80  # München-Zürich: yellow tunnel, 2 spaces
     r = EUROPE.map.route(tunnel)
     assert (r.kind, r.color, r.length) == ("tunnel", "yellow", 2)
-    g = arrange_eu(new_europe(), hands={0: hand}, deck_top=["yellow", L, "blue"], current=0, discard=[],
-                   stations=stations)
+    g = arrange_eu(
+        new_europe(), hands={0: hand}, deck_top=["yellow", L, "blue"], current=0, discard=[], stations=stations
+    )
     return g, tunnel
 
 
@@ -236,8 +255,9 @@ def test_scenario_22_gray_tunnel_colour_is_the_colour_paid():
 def test_scenario_23_fewer_than_three_cards_to_reveal():
     tunnel = 80
     # one card in the deck and one in the discard: the discard is shuffled in
-    g = arrange(new_europe(), hands={0: {"yellow": 2}}, deck_top=["yellow"], deck_size=1, discard=[L], rest=3,
-                current=0)
+    g = arrange(
+        new_europe(), hands={0: {"yellow": 2}}, deck_top=["yellow"], deck_size=1, discard=[L], rest=3, current=0
+    )
     assert g.deck_size() + g.discard_size() == 2
     shuffles = g.shuffles
     g.play(claim(tunnel, yellow=2))
@@ -294,7 +314,7 @@ def test_scenario_24_station_in_a_city_without_any_route_claimed():
     assert g.why_illegal(station("Atlantis", red=1))[1] == "there is no city 'Atlantis' on the europe map"
 
 
-def _scenario_25(borrowable_berlin: bool = True):  # noqa: ANN202
+def _scenario_25(borrowable_berlin: bool = True):
     owners = {4: 0, 2: 0, 55: 0, 56: 2, 19: 3, 67: 3}
     if borrowable_berlin:
         owners[16] = 1
@@ -478,8 +498,13 @@ def test_view_shows_stations_and_the_tunnel_reveal():
         assert v.tunnel == g.tunnel
         d = v.to_dict()
         assert d["stations"] == {"Wien": 2}
-        assert d["tunnel"] == {"route": tunnel, "paid": {"yellow": 2}, "revealed": ["yellow", L, "blue"],
-                               "extra": 2, "color": "yellow"}
+        assert d["tunnel"] == {
+            "route": tunnel,
+            "paid": {"yellow": 2},
+            "revealed": ["yellow", L, "blue"],
+            "extra": 2,
+            "color": "yellow",
+        }
         assert "box" not in d and "decks" not in d
     assert list(g.view(0).legal_moves) == [pay(loco=1, yellow=1), DeclineTunnel()]
     assert g.view(1).legal_moves == ()
@@ -502,16 +527,24 @@ def _two_in_wien(d: dict) -> None:
     d["extra"]["stations"][1].append("Wien")
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["extra"]["stations"][0].extend(["Wien", "Roma", "Paris", "Berlin"]), "stations, at most 3"),
-    (lambda d: d["extra"]["stations"][1].append("Atlantis"), "no such city"),
-    (_two_in_wien, "two stations in Wien"),
-    (lambda d: d["extra"]["box"].pop(), "missing"),
-    (lambda d: d["extra"].pop("box"), "extra fields"),
-    (lambda d: d["extra"].update(tunnel={"route": 80, "paid": {"yellow": 2}, "revealed": ["blue", L]}),
-     "tunnel decision"),
-    (lambda d: d["extra"].update(tunnel={"route": 1, "paid": {"yellow": 2}, "revealed": ["yellow"]}), "not a tunnel"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["extra"]["stations"][0].extend(["Wien", "Roma", "Paris", "Berlin"]), "stations, at most 3"),
+        (lambda d: d["extra"]["stations"][1].append("Atlantis"), "no such city"),
+        (_two_in_wien, "two stations in Wien"),
+        (lambda d: d["extra"]["box"].pop(), "missing"),
+        (lambda d: d["extra"].pop("box"), "extra fields"),
+        (
+            lambda d: d["extra"].update(tunnel={"route": 80, "paid": {"yellow": 2}, "revealed": ["blue", L]}),
+            "tunnel decision",
+        ),
+        (
+            lambda d: d["extra"].update(tunnel={"route": 1, "paid": {"yellow": 2}, "revealed": ["yellow"]}),
+            "not a tunnel",
+        ),
+    ],
+)
 def test_tampered_europe_positions_are_rejected(change, message):
     g = new_europe()
     d = json.loads(dumps(g.to_dict()))
@@ -547,9 +580,12 @@ def test_notation_of_europe_moves_round_trips():
 def test_custom_map_with_europe_rules(tmp_path):
     from .helpers import write_map
 
-    path = write_map(tmp_path / "m.json", "ABCDEF", [(1, "A", "B", 2, "red"), (2, "B", "C", 3, "gray"),
-                                                    (3, "D", "E", 4, "blue"), (4, "E", "F", 1, "gray")],
-                     [(i, "A", "C", 5) for i in range(1, 16)])
+    path = write_map(
+        tmp_path / "m.json",
+        "ABCDEF",
+        [(1, "A", "B", 2, "red"), (2, "B", "C", 3, "gray"), (3, "D", "E", 4, "blue"), (4, "E", "F", 1, "gray")],
+        [(i, "A", "C", 5) for i in range(1, 16)],
+    )
     g = ttr_lab.new_game("europe", players=2, seed=1, map=path)
     assert len(g.pending_tickets) == 3 and g.box_size == 0  # no long deck on this map
     g = past_setup(g)
@@ -709,7 +745,7 @@ def test_early_positions_with_stations_to_build(seed, players):
 
 
 def test_legal_station_moves_are_lazy():
-    g = arrange(new_europe(), hands={0: {c: 2 for c in ("red", "blue", "green", "white")} | {L: 3}}, current=0)
+    g = arrange(new_europe(), hands={0: dict.fromkeys(("red", "blue", "green", "white"), 2) | {L: 3}}, current=0)
     lm = g.legal_moves
     stations = [m for m in lm if isinstance(m, BuildStation)]
     assert len(stations) == 47 * 5

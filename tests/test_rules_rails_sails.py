@@ -60,7 +60,9 @@ def harbor(city: str, **cards: int) -> BuildHarbor:
     return BuildHarbor(city, pay(**cards))
 
 
-def new_rs(edition: str = "world", players: int = 4, seed: int = 1, trains: int | list[int] = 20, **options) -> ttr_lab.GameState:
+def new_rs(
+    edition: str = "world", players: int = 4, seed: int = 1, trains: int | list[int] = 20, **options
+) -> ttr_lab.GameState:
     """A game past its setup: first legal ticket choice, then ``trains`` trains each."""
     g = past_setup(ttr_lab.new_game(edition, players=players, seed=seed, **options))
     choices = trains if isinstance(trains, list) else [trains] * players
@@ -68,7 +70,6 @@ def new_rs(edition: str = "world", players: int = 4, seed: int = 1, trains: int 
         g.play(ChoosePieces(choices[g.current_player]))
     assert g.phase == Phase.TURN
     return g
-
 
 
 def network(m: ttr_lab.Map, pairs: list[tuple[str, str]], avoid: tuple[str, ...] = ()) -> set[int]:
@@ -152,7 +153,11 @@ def test_scenario_30_great_lakes_setup():
         g.play(ChoosePieces(17))
     for t in (18, 33, 25):
         g.play(ChoosePieces(t))
-    assert [(g.trains(p), g.ships(p), g.box(p)) for p in range(3)] == [(18, 32, (15, 0)), (33, 17, (0, 15)), (25, 25, (8, 7))]
+    assert [(g.trains(p), g.ships(p), g.box(p)) for p in range(3)] == [
+        (18, 32, (15, 0)),
+        (33, 17, (0, 15)),
+        (25, 25, (8, 7)),
+    ]
 
 
 def test_piece_choices_stay_secret_until_all_have_chosen():
@@ -233,8 +238,13 @@ def test_scenario_33_three_wild_reset_after_a_refill():
     g = new_rs()
     new_trains = ["yellow", "pink", "white"]
     new_ships = ["yellow-ship", "pink-ship2", "white-ship"]
-    h = arrange(g, row=[W, W, "red", "red-ship", "green-ship2", "black-ship"], deck_top=[W] + new_trains + new_ships,
-                discard=[], current=0)
+    h = arrange(
+        g,
+        row=[W, W, "red", "red-ship", "green-ship2", "black-ship"],
+        deck_top=[W] + new_trains + new_ships,
+        discard=[],
+        current=0,
+    )
     h.play(DrawFaceUp(4, "trains"))  # take the red ship card; the replacement is the third wild
     assert h.resets == 1
     d = h.to_dict()
@@ -251,9 +261,15 @@ def test_reset_shortfall_comes_from_the_other_pile():
     # the ship deck and discard are empty: the replacement and, after the reset,
     # two of the three ship slots come from the train deck (C15)
     g = new_rs()
-    h = arrange(g, row=["red", W, W, "red-ship", "green-ship", "yellow-anchor"],
-                deck_top=[W, "yellow", "pink", "white", "black", "green"], deck_size={"trains": 30, "ships": 0},
-                rest=3, current=0, discard=[])
+    h = arrange(
+        g,
+        row=["red", W, W, "red-ship", "green-ship", "yellow-anchor"],
+        deck_top=[W, "yellow", "pink", "white", "black", "green"],
+        deck_size={"trains": 30, "ships": 0},
+        rest=3,
+        current=0,
+        discard=[],
+    )
     h.play(DrawFaceUp(4, "ships"))  # the ship pile is empty: the replacement is the train deck's wild
     assert h.resets == 1
     assert list(h.row) == ["yellow", "pink", "white", "green-ship", "black", "green"]
@@ -263,11 +279,16 @@ def test_reset_shortfall_comes_from_the_other_pile():
 def test_endless_reset_is_not_attempted():
     # every non-wild train card is in a hand: a new row would always show three wilds again
     g = new_rs()
-    trains = {c: 7 for c in ("pink", "yellow", "green", "red", "black", "white")}
+    trains = dict.fromkeys(("pink", "yellow", "green", "red", "black", "white"), 7)
     trains.update({f"{c}-anchor": 4 for c in ("pink", "yellow", "green", "red", "black", "white")})
     trains["red"] -= 1
-    h = arrange(g, row=[W, W, "red", "red-ship", "green-ship2", "black-ship"], deck_top=[W],
-                hands=only({0: {}, 1: trains, 2: {}, 3: {}}), current=0)
+    h = arrange(
+        g,
+        row=[W, W, "red", "red-ship", "green-ship2", "black-ship"],
+        deck_top=[W],
+        hands=only({0: {}, 1: trains, 2: {}, 3: {}}),
+        current=0,
+    )
     h.play(DrawFaceUp(3, "trains"))
     assert h.row.count(W) >= 3 and h.resets == 0
 
@@ -283,7 +304,9 @@ def test_scenario_34_ship_payments():
     assert claim(L3, green_ship2=1, green_ship=1) in h.legal_moves
     assert h.why_illegal(claim(L3, green_ship2=2, green_ship=1))[0] == "B4"
     assert {m for m in h.legal_moves if isinstance(m, ClaimRoute) and m.route == L3} == {
-        claim(L3, green_ship=1, green_ship2=1), claim(L3, green_ship2=2)}
+        claim(L3, green_ship=1, green_ship2=1),
+        claim(L3, green_ship2=2),
+    }
     h = arrange(g, hands=only({0: {"green-ship": 1, "green-ship2": 2, W: 1}}), current=0)
     with pytest.raises(IllegalMoveError, match="superfluous"):
         h.play(claim(L4, green_ship=1, green_ship2=2))
@@ -299,7 +322,9 @@ def test_scenario_35_train_routes_take_train_cards():
     g = new_rs()
     train2, ship2 = 11, 12  # Athina-Hamburg (green train, 2), Athina-Marseille (red ship, 2)
     h = arrange(g, hands=only({0: {"green-ship2": 1, "green-ship": 2, W: 2, "red-ship": 2}}), current=0)
-    with pytest.raises(IllegalMoveError, match="train route takes train cards and wilds, not the ship card green-ship2"):
+    with pytest.raises(
+        IllegalMoveError, match="train route takes train cards and wilds, not the ship card green-ship2"
+    ):
         h.play(claim(train2, green_ship2=1))
     assert h.why_illegal(claim(train2, green_ship=2))[0] == "B4"
     assert claim(train2, wild=2) in h.legal_moves
@@ -319,8 +344,12 @@ def test_scenario_36_paired_routes():
     assert r.paired and r.length == 2 and r.color == "gray"
     h = arrange(g, hands=only({0: {"red": 3, "red-anchor": 1, "yellow": 2, W: 1}}), current=0)
     legal = [m for m in h.legal_moves if isinstance(m, ClaimRoute) and m.route == route]
-    for ok in (claim(route, red=2, yellow=2), claim(route, red=3, red_anchor=1), claim(route, red=3, wild=1),
-               claim(route, red=1, red_anchor=1, yellow=2)):
+    for ok in (
+        claim(route, red=2, yellow=2),
+        claim(route, red=3, red_anchor=1),
+        claim(route, red=3, wild=1),
+        claim(route, red=1, red_anchor=1, yellow=2),
+    ):
         assert ok in legal and h.why_illegal(ok) is None
     with pytest.raises(IllegalMoveError, match="pairs of one colour"):
         h.play(claim(route, red=3, yellow=1))
@@ -335,21 +364,31 @@ def test_scenario_36_paired_routes():
 def test_scenario_37_harbors():
     g = new_rs()
     casablanca_lagos = 49
-    h = arrange(g, owners={casablanca_lagos: 0},
-                hands=only({0: {"green-anchor": 3, "green-ship": 2, "green-ship2": 1, "green": 1, "red-ship": 1, W: 2}}),
-                current=0)
+    h = arrange(
+        g,
+        owners={casablanca_lagos: 0},
+        hands=only({0: {"green-anchor": 3, "green-ship": 2, "green-ship2": 1, "green": 1, "red-ship": 1, W: 2}}),
+        current=0,
+    )
     ok = harbor("Casablanca", green_anchor=2, green_ship=1, wild=1)
     assert ok in h.legal_moves and h.why_illegal(ok) is None
     assert {m.city for m in h.legal_moves if isinstance(m, BuildHarbor)} == {"Casablanca", "Lagos"}
     assert h.why_illegal(harbor("Casablanca", green_anchor=2, green_ship=1, green_ship2=1))[1].startswith(
-        "double-ship cards have no harbor symbol")
+        "double-ship cards have no harbor symbol"
+    )
     assert "has no harbor symbol" in h.why_illegal(harbor("Casablanca", green_anchor=1, green=1, green_ship=2))[1]
     assert h.why_illegal(harbor("Casablanca", green_anchor=2, green_ship=1, red_ship=1))[1].startswith("mixed colours")
     assert harbor("Casablanca", green_anchor=2, wild=2) in h.legal_moves  # wilds replace the ship cards
     assert h.why_illegal(harbor("Casablanca", green_anchor=3, green_ship=1))[1].startswith(
-        "a harbor takes 2 train cards and 2 ship cards")
-    assert h.why_illegal(harbor("Casablanca", green_anchor=1, green_ship=2, wild=2))[1].startswith("a harbor costs exactly 4")
-    assert h.why_illegal(harbor("New York", green_anchor=2, green_ship=2))[1] == "the player owns no route ending in New York"
+        "a harbor takes 2 train cards and 2 ship cards"
+    )
+    assert h.why_illegal(harbor("Casablanca", green_anchor=1, green_ship=2, wild=2))[1].startswith(
+        "a harbor costs exactly 4"
+    )
+    assert (
+        h.why_illegal(harbor("New York", green_anchor=2, green_ship=2))[1]
+        == "the player owns no route ending in New York"
+    )
     assert h.why_illegal(harbor("Indian Ocean", green_anchor=2, green_ship=2))[1] == "Indian Ocean is not a harbor city"
     h.play(ok)
     assert h.harbors() == {"Casablanca": 0} and h.score(0) == 7  # no points now
@@ -357,11 +396,17 @@ def test_scenario_37_harbors():
     assert h.to_dict()["discards"]["ships"][-1:] == ["green-ship"]
     # a second harbor in Casablanca, by any player, is rejected
     h2 = arrange(h, owners={casablanca_lagos: 0, 2: 1}, current=1)  # seat 1 owns Al-Qahira-Casablanca
-    assert h2.why_illegal(harbor("Casablanca", green_anchor=2, green_ship=2))[1].startswith("Casablanca already has a harbor")
+    assert h2.why_illegal(harbor("Casablanca", green_anchor=2, green_ship=2))[1].startswith(
+        "Casablanca already has a harbor"
+    )
     # a 4th harbor is rejected
     # (seat 0 also owns Athina-Tehran and Miami-New York: a harbor is at the end of its owner's route)
-    h3 = arrange(h, owners={casablanca_lagos: 0, 13: 0, 109: 0},
-                 extra={"harbors": [["Casablanca", "Athina", "Miami"], [], [], []]}, current=0)
+    h3 = arrange(
+        h,
+        owners={casablanca_lagos: 0, 13: 0, 109: 0},
+        extra={"harbors": [["Casablanca", "Athina", "Miami"], [], [], []]},
+        current=0,
+    )
     assert h3.why_illegal(harbor("Lagos", green_ship=1, wild=1))[1] == "the player has built all 3 harbors"
     assert not any(isinstance(m, BuildHarbor) for m in h3.legal_moves)
 
@@ -374,7 +419,9 @@ def test_harbor_wilds_option_c7():
     assert not any(isinstance(m, BuildHarbor) for m in h.legal_moves)
     h = arrange(g, owners={49: 0}, hands=only({0: {"green-anchor": 2, "green-ship": 2}}), current=0)
     assert [m for m in h.legal_moves if isinstance(m, BuildHarbor)] == [
-        harbor("Casablanca", green_anchor=2, green_ship=2), harbor("Lagos", green_anchor=2, green_ship=2)]
+        harbor("Casablanca", green_anchor=2, green_ship=2),
+        harbor("Lagos", green_anchor=2, green_ship=2),
+    ]
 
 
 # ---------------------------------------------------------------------- scenario 38
@@ -385,9 +432,15 @@ def _scored(g: ttr_lab.GameState, player: int):
 def test_scenario_38_harbor_points():
     g = new_rs(trains=[25, 20, 20, 20])
     m = g.map
-    owners = network(m, [("Casablanca", "Honolulu"), ("Casablanca", "Yakutsk"), ("Lagos", "Tehran")], avoid=("Hong Kong",))
-    h = arrange(g, owners={r: 0 for r in owners}, tickets={0: [10, 11, 22, 23]},
-                extra={"harbors": [["Casablanca", "Lagos"], [], [], []]})
+    owners = network(
+        m, [("Casablanca", "Honolulu"), ("Casablanca", "Yakutsk"), ("Lagos", "Tehran")], avoid=("Hong Kong",)
+    )
+    h = arrange(
+        g,
+        owners=dict.fromkeys(owners, 0),
+        tickets={0: [10, 11, 22, 23]},
+        extra={"harbors": [["Casablanca", "Lagos"], [], [], []]},
+    )
     done = {t.ticket.id: t.completed for t in ticket_status(h, 0)}
     assert done == {10: True, 11: True, 22: False, 23: True}
     adj = dict(_scored(h, 0).adjustments)
@@ -400,10 +453,23 @@ def test_scenario_38_harbor_points():
 def test_scenario_38_rulebook_example():
     g = new_rs()
     m = g.map
-    owners = network(m, [("Buenos Aires", "Manila"), ("Buenos Aires", "Sydney"), ("Hamburg", "Dar Es Salaam"),
-                         ("Lagos", "Luanda"), ("Luanda", "Dar Es Salaam"), ("Dar Es Salaam", "Djibouti")])
-    h = arrange(g, owners={r: 0 for r in owners}, tickets={0: [4, 6, 19, 61]},
-                extra={"harbors": [["Buenos Aires", "Dar Es Salaam"], [], [], []]})
+    owners = network(
+        m,
+        [
+            ("Buenos Aires", "Manila"),
+            ("Buenos Aires", "Sydney"),
+            ("Hamburg", "Dar Es Salaam"),
+            ("Lagos", "Luanda"),
+            ("Luanda", "Dar Es Salaam"),
+            ("Dar Es Salaam", "Djibouti"),
+        ],
+    )
+    h = arrange(
+        g,
+        owners=dict.fromkeys(owners, 0),
+        tickets={0: [4, 6, 19, 61]},
+        extra={"harbors": [["Buenos Aires", "Dar Es Salaam"], [], [], []]},
+    )
     results = ticket_status(h, 0)
     assert all(t.completed for t in results)
     tour = next(t for t in results if t.ticket.is_tour)
@@ -415,13 +481,22 @@ def test_scenario_38_rulebook_example():
 
 def test_scenario_38_great_lakes_harbor_table():
     g = new_rs("great_lakes", players=2, trains=25)
-    owners = network(g.map, [("Chicago", "New York"), ("Chicago", "Toronto"), ("Chicago", "Detroit"), ("Cleveland", "Toronto")])
-    h = arrange(g, owners={r: 0 for r in owners}, tickets={0: [7, 9, 11, 12]},
-                extra={"harbors": [["Chicago", "Toronto", "Cleveland"], []]})
+    owners = network(
+        g.map, [("Chicago", "New York"), ("Chicago", "Toronto"), ("Chicago", "Detroit"), ("Cleveland", "Toronto")]
+    )
+    h = arrange(
+        g,
+        owners=dict.fromkeys(owners, 0),
+        tickets={0: [7, 9, 11, 12]},
+        extra={"harbors": [["Chicago", "Toronto", "Cleveland"], []]},
+    )
     assert all(t.completed for t in ticket_status(h, 0))
     adj = dict(_scored(h, 0).adjustments)
-    assert adj == {"harbor Chicago (3 completed tickets)": 30, "harbor Toronto (2 completed tickets)": 20,
-                   "harbor Cleveland (1 completed ticket)": 10}
+    assert adj == {
+        "harbor Chicago (3 completed tickets)": 30,
+        "harbor Toronto (2 completed tickets)": 20,
+        "harbor Cleveland (1 completed ticket)": 10,
+    }
     assert g.edition.harbor_points == {1: 10, 2: 20, 3: 30}
 
 
@@ -462,16 +537,26 @@ def test_exchanges_never_trigger_the_end_and_can_go_negative():
 
 
 def _all_cards(g: ttr_lab.GameState) -> dict[str, int]:
-    return {ct.name: sum(k for pile in g.edition.deck_composition for c, k in pile if c == i)
-            for i, ct in enumerate(g.edition.card_types)}
+    return {
+        ct.name: sum(k for pile in g.edition.deck_composition for c, k in pile if c == i)
+        for i, ct in enumerate(g.edition.card_types)
+    }
 
 
 def test_a_round_of_turns_with_nothing_but_exchanges_ends_the_game():
     # nothing to draw, no tickets; seat 1 holds every card but has no piece in
     # supply (it can only pass), seat 0 holds nothing (it can only exchange)
     g = new_rs(players=2)
-    h = arrange(g, row=[None] * 6, deck_size=0, hands=only({0: {}, 1: _all_cards(g)}), current=0, ticket_deck_size=0,
-                pieces={1: 0}, extra={"ships": [40, 0], "box": [{"trains": 5, "ships": 10}, {"trains": 25, "ships": 50}]})
+    h = arrange(
+        g,
+        row=[None] * 6,
+        deck_size=0,
+        hands=only({0: {}, 1: _all_cards(g)}),
+        current=0,
+        ticket_deck_size=0,
+        pieces={1: 0},
+        extra={"ships": [40, 0], "box": [{"trains": 5, "ships": 10}, {"trains": 25, "ships": 50}]},
+    )
     assert {type(m) for m in h.legal_moves} == {ExchangePieces}
     h.play(ExchangePieces("trains", 1))
     assert h.to_dict()["passes"] == 1  # counted like a pass: the exchange opened no claim
@@ -481,8 +566,16 @@ def test_a_round_of_turns_with_nothing_but_exchanges_ends_the_game():
     # an exchange that makes a claim possible is a real action
     cards = _all_cards(g)
     cards["green"] -= 2
-    h = arrange(g, row=[None] * 6, deck_size=0, hands=only({0: {"green": 2}, 1: cards}), current=0, ticket_deck_size=0,
-                pieces={0: 0, 1: 0}, extra={"ships": [45, 0], "box": [{"trains": 25, "ships": 5}, {"trains": 25, "ships": 50}]})
+    h = arrange(
+        g,
+        row=[None] * 6,
+        deck_size=0,
+        hands=only({0: {"green": 2}, 1: cards}),
+        current=0,
+        ticket_deck_size=0,
+        pieces={0: 0, 1: 0},
+        extra={"ships": [45, 0], "box": [{"trains": 25, "ships": 5}, {"trains": 25, "ships": 50}]},
+    )
     assert not any(isinstance(m, ClaimRoute) for m in h.legal_moves)
     h.play(ExchangePieces("trains", 2))
     assert h.to_dict()["passes"] == 0
@@ -498,7 +591,7 @@ def test_scenario_40_tours(mode, case_b):
     assert g.map.ticket(tour).cities == ("Casablanca", "Al-Qahira", "Tehran")
 
     def result(owned: set[int]):
-        h = arrange(g, owners={r: 0 for r in owned}, tickets={0: [tour]})
+        h = arrange(g, owners=dict.fromkeys(owned, 0), tickets={0: [tour]})
         (res,) = ticket_status(h, 0)
         assert _scored(h, 0).ticket_points == res.points
         return res
@@ -628,7 +721,7 @@ def test_ties_are_shared_by_default_and_broken_by_tickets_on_option():
     seat0, seat1 = [88, 59, 55, 3, 5], [79, 13]
     for option, winners in (("shared", (0, 1)), ("completed_tickets", (0,))):
         g = new_rs(players=2, tiebreak=option)
-        h = arrange(g, owners={**{r: 0 for r in seat0}, **{r: 1 for r in seat1}}, tickets={0: [23], 1: []})
+        h = arrange(g, owners={**dict.fromkeys(seat0, 0), **dict.fromkeys(seat1, 1)}, tickets={0: [23], 1: []})
         out = h.outcome()
         assert out.scores[0] == out.scores[1] == 17 - 12
         assert out.winners == winners
@@ -641,8 +734,7 @@ def test_ties_are_shared_by_default_and_broken_by_tickets_on_option():
 # ---------------------------------------------------------------------- records, views, bots
 def test_position_round_trip_with_ships_box_harbors_and_choices():
     g = new_rs(trains=[12, 25, 18, 20])
-    h = arrange(g, owners={49: 0, 30: 1, 10: 2}, extra={"harbors": [["Casablanca"], ["Valparaiso"], [], []]},
-                current=1)
+    h = arrange(g, owners={49: 0, 30: 1, 10: 2}, extra={"harbors": [["Casablanca"], ["Valparaiso"], [], []]}, current=1)
     h.play(ExchangePieces("ships", 3))
     text = dumps(h.to_dict())
     again = ttr_lab.GameState.from_dict(json.loads(text))
@@ -729,9 +821,16 @@ def test_edition_names_and_options():
     for pile in ed.deck_composition:
         for c, k in pile:
             ct = ed.card_types[c]
-            totals[(ed.pile_names[ct.pile], ct.kind, ct.value, ct.anchor)] = totals.get((ed.pile_names[ct.pile], ct.kind, ct.value, ct.anchor), 0) + k
-    assert totals == {("trains", "train", 1, False): 42, ("trains", "train", 1, True): 24, ("trains", "wild", 1, True): 14,
-                      ("ships", "ship", 1, True): 24, ("ships", "ship", 2, False): 36}
+            totals[(ed.pile_names[ct.pile], ct.kind, ct.value, ct.anchor)] = (
+                totals.get((ed.pile_names[ct.pile], ct.kind, ct.value, ct.anchor), 0) + k
+            )
+    assert totals == {
+        ("trains", "train", 1, False): 42,
+        ("trains", "train", 1, True): 24,
+        ("trains", "wild", 1, True): 14,
+        ("ships", "ship", 1, True): 24,
+        ("ships", "ship", 2, False): 36,
+    }
 
 
 def test_waypoints_are_nodes_but_no_harbor_or_ticket():

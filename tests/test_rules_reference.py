@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import random
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 
@@ -61,24 +62,59 @@ def test_every_rule_id_in_the_source_is_documented() -> None:
 def _probes(legal: list[Any], pool: list[Any]) -> Iterable[Any]:
     """Moves and texts to ask ``why_illegal`` about: most are illegal here."""
     yield from (
-        ttr_lab.Pass(), ttr_lab.StopDrawing(), ttr_lab.DrawTickets(),
-        ttr_lab.DrawBlind(), ttr_lab.DrawBlind("trains"), ttr_lab.DrawBlind("ships"), ttr_lab.DrawBlind("moon"),
-        ttr_lab.DrawFaceUp(1), ttr_lab.DrawFaceUp(6), ttr_lab.DrawFaceUp(9),
-        ttr_lab.DrawFaceUp(1, "trains"), ttr_lab.DrawFaceUp(2, "ships"), ttr_lab.DrawFaceUp(3, "moon"),
-        ttr_lab.ClaimRoute(1, (("red", 1),)), ttr_lab.ClaimRoute(2, (("red", 2),)), ttr_lab.ClaimRoute(3, (("loco", 3),)),
-        ttr_lab.ClaimRoute(4, (("wild", 4),)), ttr_lab.ClaimRoute(99999, (("red", 1),)),
-        ttr_lab.ClaimRoute(5, (("unicorn", 1),)), ttr_lab.ClaimRoute(6, ()), ttr_lab.ClaimRoute(7, (("red", 1), ("red", 1))),
-        ttr_lab.ClaimRoute(8, (("red", 40),)), ttr_lab.ClaimRoute(9, (("red-ship2", 1),)),
-        ttr_lab.BuildStation("Wien", (("red", 1),)), ttr_lab.BuildStation("Paris", (("red", 1), ("blue", 1))),
+        ttr_lab.Pass(),
+        ttr_lab.StopDrawing(),
+        ttr_lab.DrawTickets(),
+        ttr_lab.DrawBlind(),
+        ttr_lab.DrawBlind("trains"),
+        ttr_lab.DrawBlind("ships"),
+        ttr_lab.DrawBlind("moon"),
+        ttr_lab.DrawFaceUp(1),
+        ttr_lab.DrawFaceUp(6),
+        ttr_lab.DrawFaceUp(9),
+        ttr_lab.DrawFaceUp(1, "trains"),
+        ttr_lab.DrawFaceUp(2, "ships"),
+        ttr_lab.DrawFaceUp(3, "moon"),
+        ttr_lab.ClaimRoute(1, (("red", 1),)),
+        ttr_lab.ClaimRoute(2, (("red", 2),)),
+        ttr_lab.ClaimRoute(3, (("loco", 3),)),
+        ttr_lab.ClaimRoute(4, (("wild", 4),)),
+        ttr_lab.ClaimRoute(99999, (("red", 1),)),
+        ttr_lab.ClaimRoute(5, (("unicorn", 1),)),
+        ttr_lab.ClaimRoute(6, ()),
+        ttr_lab.ClaimRoute(7, (("red", 1), ("red", 1))),
+        ttr_lab.ClaimRoute(8, (("red", 40),)),
+        ttr_lab.ClaimRoute(9, (("red-ship2", 1),)),
+        ttr_lab.BuildStation("Wien", (("red", 1),)),
+        ttr_lab.BuildStation("Paris", (("red", 1), ("blue", 1))),
         ttr_lab.BuildStation("Atlantis", (("loco", 1),)),
-        ttr_lab.BuildHarbor("Lagos", (("red-anchor", 2), ("red-ship", 2))), ttr_lab.BuildHarbor("Atlantis", (("wild", 4),)),
+        ttr_lab.BuildHarbor("Lagos", (("red-anchor", 2), ("red-ship", 2))),
+        ttr_lab.BuildHarbor("Atlantis", (("wild", 4),)),
         ttr_lab.BuildHarbor("Chicago", (("red", 2), ("red-ship2", 2))),
-        ttr_lab.KeepTickets((999,)), ttr_lab.KeepTickets(()), ttr_lab.KeepTickets((1, 2, 3, 4, 5)),
-        ttr_lab.PayTunnel((("red", 1),)), ttr_lab.PayTunnel((("loco", 2),)), ttr_lab.DeclineTunnel(),
-        ttr_lab.ExchangePieces("trains", 99), ttr_lab.ExchangePieces("ships", 1), ttr_lab.ExchangePieces("ships", 0),
-        ttr_lab.ExchangePieces("planes", 1), ttr_lab.ChoosePieces(3), ttr_lab.ChoosePieces(20), ttr_lab.ChoosePieces(99),
-        "fly to the moon", "", "claim", "faceup 0", "keep x", "tunnel", "exchange boats 2", "pass", "tickets",
-        42, None,
+        ttr_lab.KeepTickets((999,)),
+        ttr_lab.KeepTickets(()),
+        ttr_lab.KeepTickets((1, 2, 3, 4, 5)),
+        ttr_lab.PayTunnel((("red", 1),)),
+        ttr_lab.PayTunnel((("loco", 2),)),
+        ttr_lab.DeclineTunnel(),
+        ttr_lab.ExchangePieces("trains", 99),
+        ttr_lab.ExchangePieces("ships", 1),
+        ttr_lab.ExchangePieces("ships", 0),
+        ttr_lab.ExchangePieces("planes", 1),
+        ttr_lab.ChoosePieces(3),
+        ttr_lab.ChoosePieces(20),
+        ttr_lab.ChoosePieces(99),
+        "fly to the moon",
+        "",
+        "claim",
+        "faceup 0",
+        "keep x",
+        "tunnel",
+        "exchange boats 2",
+        "pass",
+        "tickets",
+        42,
+        None,
     )
     # moves legal elsewhere (other positions, phases and editions), as moves and as text
     for m in pool:
@@ -128,14 +164,16 @@ def test_every_rule_id_the_engine_returns_is_documented() -> None:
     seen: dict[str, set[str]] = {}
     bad: list[str] = []
     pool: list[Any] = []
-    for (edition, options) in GAMES:
+    for edition, options in GAMES:
         for seed, players in ((1, 2), (2, 3), (3, 4)):
             g = ttr_lab.new_game(edition, players=players, seed=seed, **options)
             rng = random.Random(seed)
             while True:
                 legal = [] if g.is_over else list(g.legal_moves)
                 sample = rng.sample(legal, min(4, len(legal)))
-                builds = [m for m in legal if isinstance(m, (ttr_lab.BuildHarbor, ttr_lab.BuildStation, ttr_lab.PayTunnel))]
+                builds = [
+                    m for m in legal if isinstance(m, (ttr_lab.BuildHarbor, ttr_lab.BuildStation, ttr_lab.PayTunnel))
+                ]
                 sample += rng.sample(builds, min(3, len(builds)))
                 extra = rng.sample(pool, min(12, len(pool)))
                 for probe in _probes(sample, extra):

@@ -44,8 +44,9 @@ def test_scenario_02_replacement_locomotive_cannot_be_second_card():
 
 
 def test_scenario_03_blind_locomotive_counts_as_one_card():
-    g = arrange(new_usa(), row=["red", "blue", "green", "yellow", "black"], deck_top=[L, "blue"], current=0,
-                hands={0: {}})
+    g = arrange(
+        new_usa(), row=["red", "blue", "green", "yellow", "black"], deck_top=[L, "blue"], current=0, hands={0: {}}
+    )
     g.play(DrawBlind())
     assert g.phase == Phase.SECOND_CARD  # a blind wild does not end the draw
     g.play(DrawBlind())
@@ -54,8 +55,13 @@ def test_scenario_03_blind_locomotive_counts_as_one_card():
 
 
 def test_scenario_04_reset_between_first_and_second_pick():
-    g = arrange(new_usa(), row=[L, L, "red", "blue", "green"], deck_top=[L, "white", "white", "black", "black", "orange"],
-                current=0, discard=[])
+    g = arrange(
+        new_usa(),
+        row=[L, L, "red", "blue", "green"],
+        deck_top=[L, "white", "white", "black", "black", "orange"],
+        current=0,
+        discard=[],
+    )
     g.play(DrawFaceUp(3))  # takes red; the replacement is the third locomotive
     assert g.resets == 1
     assert g.discard_size() == 5  # the whole 3-locomotive row was discarded
@@ -69,8 +75,14 @@ def test_scenario_04_reset_between_first_and_second_pick():
 def test_scenario_05_repeated_resets_and_the_cap_option(cap, resets, row_locos):
     deal_3l = [L, L, L, "red", "blue"]
     deck_top = [L] + deal_3l * 3 + [L, "green", "green", "yellow", "yellow"]
-    g = arrange(new_usa(max_consecutive_resets=cap), row=[L, L, "red", "blue", "green"], deck_top=deck_top,
-                current=0, discard=[], hands={p: {} for p in range(4)})
+    g = arrange(
+        new_usa(max_consecutive_resets=cap),
+        row=[L, L, "red", "blue", "green"],
+        deck_top=deck_top,
+        current=0,
+        discard=[],
+        hands={p: {} for p in range(4)},
+    )
     g.play(DrawFaceUp(3))  # the row now shows 3 locomotives
     assert g.resets == resets
     assert g.row.count(L) == row_locos
@@ -79,16 +91,29 @@ def test_scenario_05_repeated_resets_and_the_cap_option(cap, resets, row_locos):
 def test_scenario_05_termination_guard_stops_an_endless_reset():
     # every non-wild card is in a hand: no deal could ever hold fewer than 3 wilds
     g = new_usa(seed=5)
-    cards = {c: 12 for c in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")}
-    g = arrange(g, row=[L, L, "red", "red", "red"], deck_top=[L] * 12, current=0, discard=[],
-                hands={0: {}, 1: {**cards, "red": 9}, 2: {}, 3: {}})
+    cards = dict.fromkeys(("red", "orange", "yellow", "green", "blue", "pink", "white", "black"), 12)
+    g = arrange(
+        g,
+        row=[L, L, "red", "red", "red"],
+        deck_top=[L] * 12,
+        current=0,
+        discard=[],
+        hands={0: {}, 1: {**cards, "red": 9}, 2: {}, 3: {}},
+    )
     g.play(DrawFaceUp(3))
     assert g.row.count(L) >= 3 and g.resets == 0
 
 
 def test_scenario_06_empty_deck_reshuffles_discard_before_second_draw():
-    g = arrange(new_usa(), row=["red", "blue", "green", "yellow", "black"], deck_size=1, discard=["white"] * 12 + ["pink"] * 8,
-                rest=3, current=0, hands={p: {} for p in range(4)})
+    g = arrange(
+        new_usa(),
+        row=["red", "blue", "green", "yellow", "black"],
+        deck_size=1,
+        discard=["white"] * 12 + ["pink"] * 8,
+        rest=3,
+        current=0,
+        hands={p: {} for p in range(4)},
+    )
     assert g.deck_size() == 1 and g.discard_size() == 20
     shuffles = g.shuffles
     g.play(DrawBlind())
@@ -223,8 +248,9 @@ def test_scenario_13_final_round():
 def test_scenario_13_second_trigger_in_final_round_changes_nothing():
     g = new_usa(players=4)
     two, one = 1, 3  # Atlanta-Charleston (2), Atlanta-Nashville (1)
-    g = arrange(g, owners=_fill(g, {2: 44, 1: 41}, exclude={two, one}), current=1,
-                hands={1: {"red": 2}, 2: {"blue": 1}})
+    g = arrange(
+        g, owners=_fill(g, {2: 44, 1: 41}, exclude={two, one}), current=1, hands={1: {"red": 2}, 2: {"blue": 1}}
+    )
     g.play(claim(two, red=2))
     assert g.final_turns_left == 4
     g.play(claim(one, blue=1))  # P3 reaches 0 trains in the final round
@@ -241,10 +267,19 @@ def _classroom(tmp_path, routes, tickets=()):
 
 
 def test_scenario_14_longest_path_loop_and_tail(tmp_path):
-    path = _classroom(tmp_path, [(1, "A", "B", 3, "red"), (2, "B", "C", 2, "red"), (3, "A", "C", 4, "red"),
-                                 (4, "C", "D", 6, "red"), (5, "E", "F", 6, "blue"), (6, "F", "G", 6, "blue"),
-                                 (7, "G", "H", 3, "blue")],
-                      [(i, "A", "D", 5) for i in range(1, 13)])
+    path = _classroom(
+        tmp_path,
+        [
+            (1, "A", "B", 3, "red"),
+            (2, "B", "C", 2, "red"),
+            (3, "A", "C", 4, "red"),
+            (4, "C", "D", 6, "red"),
+            (5, "E", "F", 6, "blue"),
+            (6, "F", "G", 6, "blue"),
+            (7, "G", "H", 3, "blue"),
+        ],
+        [(i, "A", "D", 5) for i in range(1, 13)],
+    )
     g = past_setup(ttr_lab.new_game("usa", players=2, seed=1, map=path))
     g = arrange(g, owners={1: 0, 2: 0, 3: 0, 4: 0, 5: 1, 6: 1, 7: 1})
     length, routes = longest_path(g, 0)
@@ -256,11 +291,19 @@ def test_scenario_14_longest_path_loop_and_tail(tmp_path):
 
 
 def test_scenario_15_tie_breakers(tmp_path):
-    tickets = [(i, "A", "B", 1) for i in range(1, 7)] + [(7, "C", "D", 1), (8, "C", "D", 1), (9, "C", "D", 1),
-                                                         (10, "C", "D", 1), (11, "C", "D", 2)]
+    tickets = [(i, "A", "B", 1) for i in range(1, 7)] + [
+        (7, "C", "D", 1),
+        (8, "C", "D", 1),
+        (9, "C", "D", 1),
+        (10, "C", "D", 1),
+        (11, "C", "D", 2),
+    ]
     tickets += [(12 + i, "E", "F", 1) for i in range(10)]
-    path = _classroom(tmp_path, [(1, "A", "B", 2, "red"), (2, "C", "D", 2, "blue"), (3, "E", "F", 3, "green"),
-                                 (4, "G", "H", 1, "gray")], tickets)
+    path = _classroom(
+        tmp_path,
+        [(1, "A", "B", 2, "red"), (2, "C", "D", 2, "blue"), (3, "E", "F", 3, "green"), (4, "G", "H", 1, "gray")],
+        tickets,
+    )
     g = past_setup(ttr_lab.new_game("usa", players=2, seed=2, map=path))
     # P1: route 2 + six 1-point tickets + 10 = 18; P2: 2 + (1+1+1+1+2) + 10 = 18
     a = arrange(g, owners={1: 0, 2: 1}, tickets={0: range(1, 7), 1: range(7, 12)})
@@ -279,7 +322,9 @@ def test_scenario_15_tie_breakers(tmp_path):
 
 
 def test_scenario_15_card_holder_breaks_a_full_tie(tmp_path):
-    tickets = [(1, "A", "B", 1), (2, "A", "B", 1), (3, "C", "D", 1), (4, "C", "D", 12)] + [(5 + i, "E", "F", 1) for i in range(6)]
+    tickets = [(1, "A", "B", 1), (2, "A", "B", 1), (3, "C", "D", 1), (4, "C", "D", 12)] + [
+        (5 + i, "E", "F", 1) for i in range(6)
+    ]
     path = _classroom(tmp_path, [(1, "A", "B", 3, "red"), (2, "C", "D", 2, "blue"), (3, "E", "F", 1, "green")], tickets)
     g = past_setup(ttr_lab.new_game("usa", players=2, seed=2, map=path))
     # P1: 4 + 2 + 10 = 16 with the card; P2: 2 + 13 + 1 (route 3) = 16, 2 tickets each

@@ -88,16 +88,24 @@ def test_1910_reprinted_values_in_the_mega_deck():
     assert values[frozenset({"Los Angeles", "New York"})] == 20
     assert values[frozenset({"Seattle", "New York"})] == 20
     assert values[frozenset({"Sault St. Marie", "Oklahoma City"})] == 8
-    for pair, pts in [({"Boston", "Washington"}, 4), ({"Montréal", "Chicago"}, 7), ({"Vancouver", "Portland"}, 2),
-                      ({"Winnipeg", "Omaha"}, 6)]:
+    for pair, pts in [
+        ({"Boston", "Washington"}, 4),
+        ({"Montréal", "Chicago"}, 7),
+        ({"Vancouver", "Portland"}, 2),
+        ({"Winnipeg", "Omaha"}, 6),
+    ]:
         assert values[frozenset(pair)] == pts  # the Mystery Train tickets
 
 
 def test_tiebreak_without_the_card_uses_path_length_or_a_shared_win(tmp_path):
     """B2: without a Longest Path card (1910, Big Cities), ties after completed
     tickets go to the longer path (option tiebreak='shared': a shared win)."""
-    path = write_map(tmp_path / "m.json", "ABCDE", [(1, "A", "B", 2, "red"), (2, "C", "D", 1, "blue"), (3, "A", "E", 1, "gray")],
-                     [(i, "A", "B", 1) for i in range(1, 7)])
+    path = write_map(
+        tmp_path / "m.json",
+        "ABCDE",
+        [(1, "A", "B", 2, "red"), (2, "C", "D", 1, "blue"), (3, "A", "E", 1, "gray")],
+        [(i, "A", "B", 1) for i in range(1, 7)],
+    )
     for option, winners in (("longest_path", (0,)), ("shared", (0, 1))):
         g = past_setup(ttr_lab.new_game("big_cities", players=2, seed=1, map=path, tiebreak=option))
         # P1: a 2-car route (2 points); P2: two separate 1-car routes (1 + 1 points)

@@ -64,7 +64,7 @@ def in_time(fn, seconds: float = 10.0):
     def run() -> None:
         try:
             out["value"] = fn()
-        except BaseException as e:  # noqa: BLE001 - handed back to the test
+        except BaseException as e:
             out["error"] = e
 
     t = threading.Thread(target=run, daemon=True)
@@ -200,7 +200,9 @@ def test_pipe_swapped_in_after_the_check_does_not_block(tmp_path, monkeypatch):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
     real_stat = os.stat
-    monkeypatch.setattr(safeio.os, "stat", lambda p, *a, **k: real_stat(regular) if Path(p) == fifo else real_stat(p, *a, **k))
+    monkeypatch.setattr(
+        safeio.os, "stat", lambda p, *a, **k: real_stat(regular) if Path(p) == fifo else real_stat(p, *a, **k)
+    )
     err = in_time(lambda: refused(read, fifo), seconds=5)
     assert err.problem.startswith("not a regular file (a named pipe)")
 
@@ -218,7 +220,11 @@ def test_dev_stdin_when_it_is_a_pipe(tmp_path):
         "    print(e)\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, capture_output=True, text=True, timeout=30,
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        capture_output=True,
+        text=True,
+        timeout=30,
         env={**os.environ, "PYTHONPATH": str(SAFEIO.parents[1])},
     )
     assert proc.returncode == 0, proc.stderr
@@ -278,7 +284,7 @@ def test_not_utf8_after_a_byte_order_mark(tmp_path):
 
 def test_a_truncated_utf8_sequence_at_the_end(tmp_path):
     path = tmp_path / "cut.json"
-    path.write_bytes('"Zü'.encode("utf-8")[:-1])
+    path.write_bytes('"Zü'.encode()[:-1])
     assert refused(read, path).problem.startswith("not UTF-8 text (byte 2)")
 
 
@@ -302,7 +308,9 @@ def test_load_json(tmp_path):
     path.write_text('{"moves": []}', encoding="utf-8")
     assert load_json(path, limit=RECORD_LIMIT, error=record_error) == {"moves": []}
     path.write_text('{"moves": [NaN]}', encoding="utf-8")
-    with pytest.raises(RecordError, match=rf"^{re.escape(str(path))}: line 1 column 12: invalid JSON: NaN is not a JSON number"):
+    with pytest.raises(
+        RecordError, match=rf"^{re.escape(str(path))}: line 1 column 12: invalid JSON: NaN is not a JSON number"
+    ):
         load_json(path, limit=RECORD_LIMIT, error=record_error)
 
 
@@ -412,7 +420,10 @@ def test_long_numbers_within_the_limit_and_long_digit_strings():
 )
 def test_nan_and_infinity_are_refused(text, column, name):
     err = refused(loads, text)
-    assert (err.entry, err.problem) == (f"line 1 column {column}", f"invalid JSON: {name} is not a JSON number; write a number")
+    assert (err.entry, err.problem) == (
+        f"line 1 column {column}",
+        f"invalid JSON: {name} is not a JSON number; write a number",
+    )
 
 
 def test_nan_inside_a_string_is_text():
@@ -456,7 +467,10 @@ def test_same_key_in_different_objects_is_fine():
 
 def test_lone_surrogate_escape_is_refused():
     err = refused(loads, '{"name": "Zu\\udc00rich"}')
-    assert (err.entry, err.problem) == ("line 1 column 10", 'invalid JSON: "Zu\\udc00rich" is half of a surrogate pair, not text')
+    assert (err.entry, err.problem) == (
+        "line 1 column 10",
+        'invalid JSON: "Zu\\udc00rich" is half of a surrogate pair, not text',
+    )
 
 
 def test_surrogate_pairs_and_escaped_backslashes_are_text():
@@ -487,11 +501,15 @@ else:
             assert e.file == "x.json" and e.entry and e.problem
 
     @settings(max_examples=100, deadline=None)
-    @given(st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-        lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
-        max_leaves=20,
-    ))
+    @given(
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+            lambda children: (
+                st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+            ),
+            max_leaves=20,
+        )
+    )
     def test_round_trip_of_valid_json(value):
         # json.dumps writes astral characters as escaped surrogate pairs: accepted
         assert loads(json.dumps(value)) == value

@@ -4,7 +4,6 @@ in ``test_properties.py``."""
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +19,6 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 def random_game(seed: int, players: int, plies: int | None = None, **options) -> ttr_lab.GameState:
     return helpers.random_game("usa", seed, players, plies, **options)
-
 
 
 def card_total(g: ttr_lab.GameState) -> int:
@@ -40,10 +38,18 @@ def test_illegal_moves_raise_and_change_nothing(seed, plies, data):
     route = data.draw(st.sampled_from([r.id for r in g.map.routes]))
     color = data.draw(st.sampled_from(["red", "blue", "green", "loco", "pink"]))
     n = data.draw(st.integers(1, 7))
-    move = data.draw(st.sampled_from([
-        ClaimRoute(route, ((color, n),)), DrawFaceUp(data.draw(st.integers(1, 7))), DrawBlind(),
-        KeepTickets((data.draw(st.integers(1, 200)),)), ttr_lab.Pass(), ttr_lab.StopDrawing(),
-    ]))
+    move = data.draw(
+        st.sampled_from(
+            [
+                ClaimRoute(route, ((color, n),)),
+                DrawFaceUp(data.draw(st.integers(1, 7))),
+                DrawBlind(),
+                KeepTickets((data.draw(st.integers(1, 200)),)),
+                ttr_lab.Pass(),
+                ttr_lab.StopDrawing(),
+            ]
+        )
+    )
     legal = move in list(g.legal_moves)
     assert (g.why_illegal(move) is None) == legal
     assert (move in g.legal_moves) == legal
@@ -191,8 +197,7 @@ def test_allow_single_draw_option_c6():
 def test_player_with_no_legal_action_passes_and_a_full_round_of_passes_ends_the_game():
     g = new_usa(players=2)
     # everything gone: no cards to draw, no tickets, empty hands
-    g = arrange(g, row=[None] * 5, deck_size=0, discard=[], rest=1, hands={0: {}, 1: {}}, current=0,
-                ticket_deck_size=0)
+    g = arrange(g, row=[None] * 5, deck_size=0, discard=[], rest=1, hands={0: {}, 1: {}}, current=0, ticket_deck_size=0)
     assert g.hand_size(1) > 0
     # seat 1 holds every card; seat 0 can do nothing
     assert list(g.legal_moves) == [ttr_lab.Pass()]
@@ -202,10 +207,27 @@ def test_player_with_no_legal_action_passes_and_a_full_round_of_passes_ends_the_
         g.play(ttr_lab.Pass())
 
 
-@pytest.mark.parametrize("text", ["pass", "faceup 3", "faceup 2 refill ships", "blind", "blind ships", "stop",
-                                  "claim 57 loco:1 red:2", "tickets", "keep", "keep 3 17", "station Wien loco:1 red:1",
-                                  "tunnel pay red:1", "tunnel decline", "harbor Lagos red-anchor:2", "exchange trains 3",
-                                  "pieces 20"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pass",
+        "faceup 3",
+        "faceup 2 refill ships",
+        "blind",
+        "blind ships",
+        "stop",
+        "claim 57 loco:1 red:2",
+        "tickets",
+        "keep",
+        "keep 3 17",
+        "station Wien loco:1 red:1",
+        "tunnel pay red:1",
+        "tunnel decline",
+        "harbor Lagos red-anchor:2",
+        "exchange trains 3",
+        "pieces 20",
+    ],
+)
 def test_notation_round_trips(text):
     move = ttr_lab.parse_move(text)
     assert str(move) == text
@@ -213,10 +235,18 @@ def test_notation_round_trips(text):
     assert eval(repr(move), vars(ttr_lab)) == move  # repr is code (trusted test input only)
 
 
-@pytest.mark.parametrize("text, message", [("", "empty move text"), ("claim x red:1", "bad number"),
-                                           ("claim 5", "a claim needs cards"), ("claim 5 red", "bad card token"),
-                                           ("faceup 0", "numbered from 1"), ("keep 3 3", "named twice"),
-                                           ("dance", "unknown move 'dance'")])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty move text"),
+        ("claim x red:1", "bad number"),
+        ("claim 5", "a claim needs cards"),
+        ("claim 5 red", "bad card token"),
+        ("faceup 0", "numbered from 1"),
+        ("keep 3 3", "named twice"),
+        ("dance", "unknown move 'dance'"),
+    ],
+)
 def test_bad_notation_is_rejected_with_the_text(text, message):
     with pytest.raises(ttr_lab.InvalidMoveError, match=message):
         ttr_lab.parse_move(text)

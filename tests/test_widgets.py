@@ -17,14 +17,14 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from plotly.callbacks import Points  # noqa: E402
+from plotly.callbacks import Points
 
-import ttr_lab  # noqa: E402
-from ttr_lab.moves import ClaimRoute, DrawFaceUp, KeepTickets  # noqa: E402
-from ttr_lab.records import Record  # noqa: E402
-from ttr_lab.render import PLAYER_COLORS, route_trace_index  # noqa: E402
-from ttr_lab.state import Phase  # noqa: E402
-from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget  # noqa: E402
+import ttr_lab
+from ttr_lab.moves import ClaimRoute, DrawFaceUp, KeepTickets
+from ttr_lab.records import Record
+from ttr_lab.render import PLAYER_COLORS, route_trace_index
+from ttr_lab.state import Phase
+from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget
 
 SEED = 7
 
@@ -70,11 +70,24 @@ def route_point(widget, route_id):
 
 # --------------------------------------------------------------------------- construction
 
+
 def test_play_returns_widget_with_css_classes():
     widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
     assert isinstance(widget, PlayWidget)
-    for css in ("ttr-status", "ttr-hand", "ttr-faceup-1", "ttr-faceup-5", "ttr-deck", "ttr-undo",
-                "ttr-redo", "ttr-log", "ttr-scores", "ttr-keep", "ttr-paths", "ttr-hide"):
+    for css in (
+        "ttr-status",
+        "ttr-hand",
+        "ttr-faceup-1",
+        "ttr-faceup-5",
+        "ttr-deck",
+        "ttr-undo",
+        "ttr-redo",
+        "ttr-log",
+        "ttr-scores",
+        "ttr-keep",
+        "ttr-paths",
+        "ttr-hide",
+    ):
         find(widget, css)
     assert "choose the tickets to keep (at least 2)" in widget.status
     assert widget.fig.layout.width == 720
@@ -110,6 +123,7 @@ def test_bot_seats_move_until_a_person_decides():
 
 
 # --------------------------------------------------------------------------- tickets and cards
+
 
 def test_keep_button_keeps_the_ticked_tickets():
     widget = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
@@ -177,12 +191,14 @@ def test_illegal_second_card_changes_nothing_and_shows_the_rule(w):
 
 # --------------------------------------------------------------------------- claims
 
+
 def test_route_click_through_plotly_callback_claims_it(w):
     g = w.game
     rid = next(r for r, n in claim_options(g).items() if n == 1)
     k, i, trace = route_point(w, rid)
-    trace._dispatch_on_click(Points(point_inds=[i], xs=[trace.x[i]], ys=[trace.y[i]],
-                                    trace_name="routes", trace_index=k), None)
+    trace._dispatch_on_click(
+        Points(point_inds=[i], xs=[trace.x[i]], ys=[trace.y[i]], trace_name="routes", trace_index=k), None
+    )
     assert g.route_owner(rid) == 0
     assert f"route {rid}" in find(w, "ttr-log").value
     assert w.fig.data[k].marker.color[i] == PLAYER_COLORS[0]
@@ -255,6 +271,7 @@ def test_claim_keeps_synced_figure_state_fresh(w):
 
 # --------------------------------------------------------------------------- undo / redo
 
+
 def test_undo_goes_back_to_the_last_human_decision_and_redo_returns(w):
     g = w.game
     rid = next(r for r, n in claim_options(g).items() if n == 1)
@@ -293,6 +310,7 @@ def test_undo_never_leaves_a_bot_to_move():
 
 
 # --------------------------------------------------------------------------- whole games, hot seat
+
 
 def test_scripted_human_plays_a_whole_game_against_a_bot():
     widget = ttr_lab.play("usa", players=["You", "bot"], seed=11)
@@ -349,6 +367,7 @@ def test_ticket_list_shows_hit_or_miss(w):
 
 # --------------------------------------------------------------------------- inspector
 
+
 def test_inspector_lists_grouped_legal_moves_and_highlights(w):
     ins = w.inspector
     w._tabs.selected_index = 1
@@ -380,6 +399,7 @@ def test_inspector_stands_alone():
 
 
 # --------------------------------------------------------------------------- ticket paths
+
 
 def test_ticket_paths_toggle_draws_the_cheapest_paths(w):
     from ttr_lab.analysis.position import route_access, ticket_paths
@@ -425,6 +445,7 @@ def test_hidden_hand_hides_the_paths_too():
 
 
 # --------------------------------------------------------------------------- history
+
 
 def test_history_slider_moves_with_push_and_pop(monkeypatch):
     from ttr_lab.bots import make_bot, play_game

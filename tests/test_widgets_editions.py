@@ -14,19 +14,28 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from plotly.callbacks import Points  # noqa: E402
+from plotly.callbacks import Points
 
-import ttr_lab  # noqa: E402
-from ttr_lab import (  # noqa: E402
-    BuildHarbor, BuildStation, ChoosePieces, ClaimRoute, DeclineTunnel, DrawBlind, DrawFaceUp, ExchangePieces,
-    KeepTickets, PayTunnel, StopDrawing,
+import ttr_lab
+from ttr_lab import (
+    BuildHarbor,
+    BuildStation,
+    ChoosePieces,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    ExchangePieces,
+    KeepTickets,
+    PayTunnel,
+    StopDrawing,
 )
-from ttr_lab.render import city_trace_index  # noqa: E402
-from ttr_lab.state import Phase  # noqa: E402
-from ttr_lab.widgets import PlayWidget  # noqa: E402
+from ttr_lab.render import city_trace_index
+from ttr_lab.state import Phase
+from ttr_lab.widgets import PlayWidget
 
-from .helpers import arrange, past_setup  # noqa: E402
-from .test_widgets import find  # noqa: E402
+from .helpers import arrange, past_setup
+from .test_widgets import find
 
 EDITIONS = ("europe", "rails_and_sails", "great_lakes")
 
@@ -124,6 +133,7 @@ def test_scripted_person_plays_a_whole_game_against_a_bot(edition):
 
 # --------------------------------------------------------------------------- city clicks
 
+
 def europe_widget(**hand):
     g = arrange(past_setup(ttr_lab.new_game("europe", players=2, seed=1)), hands={0: hand}, current=0)
     return PlayWidget(g)
@@ -146,8 +156,9 @@ def test_city_click_through_the_plotly_callback():
     widget = europe_widget(red=1)
     trace = widget.fig.data[city_trace_index(widget.fig)]
     i = list(trace.customdata).index("Roma")
-    trace._dispatch_on_click(Points(point_inds=[i], trace_name="cities", trace_index=city_trace_index(widget.fig)),
-                             None)
+    trace._dispatch_on_click(
+        Points(point_inds=[i], trace_name="cities", trace_index=city_trace_index(widget.fig)), None
+    )
     assert widget.game.stations() == {"Roma": 0}  # a single payment: built at once
 
 
@@ -186,8 +197,11 @@ def test_harbor_city_click_builds_when_legal_and_explains_when_not():
     g = ttr_lab.new_game("rails_and_sails", players=2, seed=2)
     while g.phase != Phase.TURN:
         g.play(g.legal_moves[0])
-    route = next(r for r in g.map.routes if r.kind in ("train", "ship", None) and
-                 any(c.name in (r.a, r.b) and c.harbor for c in g.map.cities))
+    route = next(
+        r
+        for r in g.map.routes
+        if r.kind in ("train", "ship", None) and any(c.name in (r.a, r.b) and c.harbor for c in g.map.cities)
+    )
     harbor_city = next(c.name for c in g.map.cities if c.harbor and c.name in (route.a, route.b))
     bare = arrange(g, current=0, hands={0: {"red-anchor": 2, "red-ship": 2}})
     widget = PlayWidget(bare)
@@ -203,6 +217,7 @@ def test_harbor_city_click_builds_when_legal_and_explains_when_not():
 
 
 # --------------------------------------------------------------------------- tunnels
+
 
 def tunnel_widget(**hand):
     g = past_setup(ttr_lab.new_game("europe", players=2, seed=1))
@@ -245,6 +260,7 @@ def test_tunnel_controls_decline_and_cannot_pay():
 
 # --------------------------------------------------------------------------- Rails & Sails controls
 
+
 @pytest.mark.parametrize("edition", ["rails_and_sails", "great_lakes"])
 def test_setup_split_slider_is_secret_until_all_have_chosen(edition):
     widget = rs_widget(edition, players=("You", "Friend"))
@@ -254,8 +270,9 @@ def test_setup_split_slider_is_secret_until_all_have_chosen(edition):
     values = sorted(m.trains for m in g.legal_moves)
     assert (slider.min, slider.max) == (values[0], values[-1])
     slider.value = values[0]
-    assert f"{values[0]} trains and {g.edition.total_pieces - values[0]} ships" in \
-        find(widget, "ttr-pieces-label").value
+    assert (
+        f"{values[0]} trains and {g.edition.total_pieces - values[0]} ships" in find(widget, "ttr-pieces-label").value
+    )
     find(widget, "ttr-choose-pieces").click()
     assert g.phase == Phase.SETUP_PIECES and g.current_player == 1
     scores = find(widget, "ttr-scores").value

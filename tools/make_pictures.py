@@ -25,11 +25,26 @@ def screenshot(fig, out: Path, width: int = 1100, height: int = 720) -> None:
         html = Path(tmp) / "board.html"
         fig.write_html(html, include_plotlyjs=True, full_html=True, config={"staticPlot": True})
         subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={tmp}/profile", "--hide-scrollbars", f"--window-size={width},{height}",
-             "--virtual-time-budget=4000", f"--screenshot={out}", html.as_uri()],
-            check=True, capture_output=True, timeout=120,
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={tmp}/profile",
+                "--hide-scrollbars",
+                f"--window-size={width},{height}",
+                "--virtual-time-budget=4000",
+                f"--screenshot={out}",
+                html.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
 
 

@@ -19,7 +19,8 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Protocol, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import networkx as nx
 
@@ -37,7 +38,7 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS", "play_game"]
 class Bot(Protocol):
     """Anything with ``choose(view) -> Move``."""
 
-    def choose(self, view: "PlayerView") -> Move: ...
+    def choose(self, view: PlayerView) -> Move: ...
 
 
 class RandomBot:
@@ -48,7 +49,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: "PlayerView") -> Move:
+    def choose(self, view: PlayerView) -> Move:
         moves = view.legal_moves
         return moves[self.rng.randrange(len(moves))]
 
@@ -68,7 +69,7 @@ class GreedyBot:
         return "GreedyBot()"
 
     # ---- planning on the board as this player sees it
-    def _graph(self, view: "PlayerView") -> nx.Graph:
+    def _graph(self, view: PlayerView) -> nx.Graph:
         """Cities joined by the cheapest route this player could still use
         (own routes cost 0)."""
         me = view.player
@@ -90,7 +91,7 @@ class GreedyBot:
                 G.add_edge(r.a, r.b, weight=w, route=r.id)
         return G
 
-    def _ticket_cost(self, G: nx.Graph, ticket) -> tuple[float, list[int]]:  # noqa: ANN001
+    def _ticket_cost(self, G: nx.Graph, ticket) -> tuple[float, list[int]]:
         try:
             cities = nx.dijkstra_path(G, ticket.a, ticket.b, weight="weight")
         except (nx.NetworkXNoPath, nx.NodeNotFound):
@@ -99,7 +100,7 @@ class GreedyBot:
         cost = sum(G.edges[u, v]["weight"] for u, v in zip(cities, cities[1:]))
         return cost, routes
 
-    def _targets(self, view: "PlayerView") -> list[int]:
+    def _targets(self, view: PlayerView) -> list[int]:
         """Routes still to claim on the shortest paths of unfinished tickets."""
         G = self._graph(view)
         owners = view.route_owners()
@@ -111,7 +112,7 @@ class GreedyBot:
             want.extend(r for r in routes if owners.get(r) is None and r not in want)
         return want
 
-    def choose(self, view: "PlayerView") -> Move:
+    def choose(self, view: PlayerView) -> Move:
         moves = list(view.legal_moves)
         if len(moves) == 1:
             return moves[0]
@@ -125,7 +126,7 @@ class GreedyBot:
             return self._draw(view, moves, targets, second=True)
         return self._turn(view, moves, targets)
 
-    def _keep(self, view: "PlayerView", moves: list[Move]) -> Move:
+    def _keep(self, view: PlayerView, moves: list[Move]) -> Move:
         G = self._graph(view)
         pieces = view.pieces[view.player]
         scored = []
@@ -143,7 +144,7 @@ class GreedyBot:
         choice = KeepTickets(tuple(keep))
         return choice if choice in moves else moves[0]
 
-    def _turn(self, view: "PlayerView", moves: list[Move], targets: list[int]) -> Move:
+    def _turn(self, view: PlayerView, moves: list[Move], targets: list[int]) -> Move:
         claims = [m for m in moves if isinstance(m, ClaimRoute)]
         m = view.map
         final = view.final_turns_left is not None
@@ -164,10 +165,10 @@ class GreedyBot:
                 return draw
         return self._draw(view, moves, targets, second=False)
 
-    def _wilds(self, view: "PlayerView", claim: ClaimRoute) -> int:
+    def _wilds(self, view: PlayerView, claim: ClaimRoute) -> int:
         return view.edition.wilds_in(claim.cards)
 
-    def _draw(self, view: "PlayerView", moves: list[Move], targets: list[int], *, second: bool) -> Move:
+    def _draw(self, view: PlayerView, moves: list[Move], targets: list[int], *, second: bool) -> Move:
         m = view.map
         types = view.edition.card_types
         index = view.edition.card_index
@@ -217,7 +218,7 @@ class GreedyBot:
             short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
         return short
 
-    def _refill(self, view: "PlayerView", moves: list[Move], take: DrawFaceUp, colors: dict, have: dict) -> Move:
+    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, colors: dict, have: dict) -> Move:
         """Where the refill pile is the player's choice (Rails & Sails), refill
         from the pile whose kind of card is needed more."""
         if take.refill is None:
@@ -238,7 +239,9 @@ def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
     return cls(seed)
 
 
-def play_game(edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options) -> GameState:  # noqa: ANN003
+def play_game(
+    edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options
+) -> GameState:
     """Play a whole game between bots (one per seat) and return the final state.
 
     The bots see only their own :meth:`~ttr_lab.state.GameState.view`, and

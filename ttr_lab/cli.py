@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .bots import BOTS, make_bot, play_game
 from .editions import edition_names, find_edition
@@ -24,13 +24,23 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m ttr_lab", description="ttr_lab: an unofficial Ticket to Ride teaching kit")
+    p = argparse.ArgumentParser(
+        prog="python -m ttr_lab", description="ttr_lab: an unofficial Ticket to Ride teaching kit"
+    )
     sub = p.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a seeded game between bots and print the final breakdown")
     play.add_argument("--edition", default="usa", help="edition name or alias (see 'editions')")
-    play.add_argument("--bots", default="greedy,greedy,random,random", help=f"comma-separated, one per seat ({', '.join(BOTS)})")
+    play.add_argument(
+        "--bots", default="greedy,greedy,random,random", help=f"comma-separated, one per seat ({', '.join(BOTS)})"
+    )
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="edition option, e.g. max_consecutive_resets=3")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="edition option, e.g. max_consecutive_resets=3",
+    )
     play.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     play.add_argument("--moves", action="store_true", help="print every move")
     rep = sub.add_parser("replay", help="replay a record file and print the final breakdown")

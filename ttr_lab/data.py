@@ -52,11 +52,12 @@ import hashlib
 import json
 import reprlib
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .errors import MapDataError
 from .safeio import MAP_LIMIT, loads_json, read_text
@@ -170,9 +171,9 @@ class Map:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     source: str = "<dict>"
-    _city: Mapping[str, City] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _route: Mapping[int, Route] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _ticket: Mapping[int, Ticket] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _city: Mapping[str, City] = field(init=False, repr=False, compare=False)
+    _route: Mapping[int, Route] = field(init=False, repr=False, compare=False)
+    _ticket: Mapping[int, Ticket] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_city", {c.name: c for c in self.cities})
@@ -208,6 +209,7 @@ class Map:
         >>> map_from_dict(m.to_dict()).digest == m.digest
         True
         """
+
         def city(c: City) -> dict[str, Any]:
             d: dict[str, Any] = {"name": c.name, "lat": c.lat, "lon": c.lon}
             d.update({k: True for k in ("harbor", "waypoint") if getattr(c, k)})
@@ -224,15 +226,30 @@ class Map:
             return d
 
         out: dict[str, Any] = {
-            "format": "ttr_lab.map", "version": 1, "id": self.id, "name": self.name,
+            "format": "ttr_lab.map",
+            "version": 1,
+            "id": self.id,
+            "name": self.name,
             "cities": [city(c) for c in self.cities],
             "routes": [route(r) for r in self.routes],
-            "tickets": [{"id": k.id, "a": k.a, "b": k.b, "points": k.points, "deck": k.deck}
-                        for k in self.tickets if not k.is_tour],
+            "tickets": [
+                {"id": k.id, "a": k.a, "b": k.b, "points": k.points, "deck": k.deck}
+                for k in self.tickets
+                if not k.is_tour
+            ],
         }
-        tours = [{"id": k.id, "cities": list(k.cities), "points_in_order": k.points,
-                  "points_any_order": k.points_any_order, "points_failed": k.points_failed, "deck": k.deck}
-                 for k in self.tickets if k.is_tour]
+        tours = [
+            {
+                "id": k.id,
+                "cities": list(k.cities),
+                "points_in_order": k.points,
+                "points_any_order": k.points_any_order,
+                "points_failed": k.points_failed,
+                "deck": k.deck,
+            }
+            for k in self.tickets
+            if k.is_tour
+        ]
         if tours:
             out["tours"] = tours
         return out
@@ -465,7 +482,17 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
         if r.get("paired") and (r["kind"] != "train" or r["color"] != "gray"):
             raise _fail(source, entry, "a paired route must be a gray train route")
         routes.append(
-            Route(r["id"], r["a"], r["b"], r["length"], r["color"], r["kind"], locos, r.get("double_of"), r.get("paired", False))
+            Route(
+                r["id"],
+                r["a"],
+                r["b"],
+                r["length"],
+                r["color"],
+                r["kind"],
+                locos,
+                r.get("double_of"),
+                r.get("paired", False),
+            )
         )
     by_id = {r.id: r for r in routes}
     for r in routes:
@@ -545,7 +572,9 @@ def map_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Map:
             raise _fail(source, entry, "values must satisfy in_order >= any_order > 0 > failed")
         check_name(entry, t["deck"], "deck name")
         tickets.append(
-            Ticket(t["id"], tuple(t["cities"]), t["points_in_order"], t["deck"], t["points_any_order"], t["points_failed"])
+            Ticket(
+                t["id"], tuple(t["cities"]), t["points_in_order"], t["deck"], t["points_any_order"], t["points_failed"]
+            )
         )
     return Map(data["id"], data["name"], tuple(cities), tuple(routes), tuple(tickets), source)
 
@@ -566,7 +595,9 @@ def _maps_root() -> Traversable:
     except ModuleNotFoundError:
         if not _CHECKOUT_MAPS.is_dir():
             raise MapDataError(
-                "ttr_lab.maps", "package", f"the shipped maps are missing (no package ttr_lab.maps, no {_CHECKOUT_MAPS})"
+                "ttr_lab.maps",
+                "package",
+                f"the shipped maps are missing (no package ttr_lab.maps, no {_CHECKOUT_MAPS})",
             ) from None
         return _CHECKOUT_MAPS
 
@@ -580,7 +611,7 @@ def available_maps() -> tuple[str, ...]:
     return tuple(sorted(p.name[:-5] for p in _maps_root().iterdir() if p.name.endswith(".json")))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_shipped(name: str) -> Map:
     """A shipped map (cached: the shipped files do not change while running)."""
     source = f"maps/{name}.json"

@@ -27,7 +27,8 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 
@@ -70,9 +71,7 @@ def as_map(map_or_edition: Any) -> Map:
     inner = getattr(map_or_edition, "map", None)
     if isinstance(inner, Map):
         return inner
-    raise TypeError(
-        f"expected a Map or an object with a .map attribute, got {type(map_or_edition).__name__}"
-    )
+    raise TypeError(f"expected a Map or an object with a .map attribute, got {type(map_or_edition).__name__}")
 
 
 def route_attributes(route: Route) -> dict[str, Any]:

@@ -43,8 +43,9 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import InvalidMoveError
 
@@ -131,7 +132,9 @@ def cards_from_text(tokens: Iterable[str], text: str = "") -> CardList:
     out = []
     for tok in tokens:
         if not _is_card_token(tok):
-            raise InvalidMoveError(f"bad card token {_clip(tok)!r} in {_clip(text)!r} (expected name:count, e.g. red:2)")
+            raise InvalidMoveError(
+                f"bad card token {_clip(tok)!r} in {_clip(text)!r} (expected name:count, e.g. red:2)"
+            )
         name, _, count = tok.partition(":")
         n = int(count)
         if n <= 0:

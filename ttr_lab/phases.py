@@ -111,11 +111,22 @@ def register_phase(name: str, value: int, doc: str = "", *, busy: str = "", rule
     return phase
 
 
-register_phase("SETUP_TICKETS", 0, "a player chooses which dealt tickets to keep",
-               busy="players are choosing their initial tickets; expected a keep move", rule="A5")
+register_phase(
+    "SETUP_TICKETS",
+    0,
+    "a player chooses which dealt tickets to keep",
+    busy="players are choosing their initial tickets; expected a keep move",
+    rule="A5",
+)
 register_phase("TURN", 1, "the current player chooses an action", busy="it is the start of a turn; expected an action")
-register_phase("SECOND_CARD", 2, "the current player draws a second card",
-               busy="a card draw is under way; expected a second card")
-register_phase("KEEP_TICKETS", 3, "the current player keeps some of the tickets drawn",
-               busy="tickets were drawn; expected a keep move", rule="A5")
+register_phase(
+    "SECOND_CARD", 2, "the current player draws a second card", busy="a card draw is under way; expected a second card"
+)
+register_phase(
+    "KEEP_TICKETS",
+    3,
+    "the current player keeps some of the tickets drawn",
+    busy="tickets were drawn; expected a keep move",
+    rule="A5",
+)
 register_phase("GAME_OVER", 9, "nothing more to do", busy="the game is over", rule="A6")

@@ -28,7 +28,8 @@ ttr_lab.errors.RecordError: position: inconsistent position: phase tunnel does n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .core import EditionBase, find_edition
 from .core.consistency import MAX_COUNTER
@@ -40,8 +41,15 @@ from .phases import Phase
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
-__all__ = ["POSITION_FORMAT", "VERSION", "position_to_dict", "fill_position", "options_to_json",
-           "edition_from_json", "typecheck"]
+__all__ = [
+    "POSITION_FORMAT",
+    "VERSION",
+    "position_to_dict",
+    "fill_position",
+    "options_to_json",
+    "edition_from_json",
+    "typecheck",
+]
 
 POSITION_FORMAT = "ttr_lab.position"
 VERSION = 1
@@ -64,8 +72,10 @@ def _map_from_json(value: Any, where: str) -> Any:
         return None
     if isinstance(value, str):
         if "/" in value or "\\" in value or value.endswith(".json"):
-            raise RecordError(where, f"a saved game names its map by a shipped map's name or embeds it; "
-                                     f"it never opens a file ({value!r})")
+            raise RecordError(
+                where,
+                f"a saved game names its map by a shipped map's name or embeds it; it never opens a file ({value!r})",
+            )
         return value
     if not isinstance(value, dict) or set(value) != {"id", "sha256", "data"}:
         raise RecordError(where, "expected null, a shipped map's name, or {id, sha256, data}")
@@ -74,7 +84,9 @@ def _map_from_json(value: Any, where: str) -> Any:
     except MapDataError as e:
         raise RecordError(where, str(e)) from e
     if m.digest != value["sha256"]:
-        raise RecordError(where, f"the embedded map's digest is {m.digest}, not {value['sha256']!r}: the map was changed")
+        raise RecordError(
+            where, f"the embedded map's digest is {m.digest}, not {value['sha256']!r}: the map was changed"
+        )
     return m
 
 
@@ -135,11 +147,32 @@ def position_to_dict(state: GameState) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- from dict
 _KEYS: dict[str, Any] = {
-    "format": str, "version": int, "edition": str, "options": dict, "players": list, "seed": int,
-    "first_player": int, "phase": str, "current": int, "turn": int, "decks": dict, "discards": dict,
-    "row": list, "hands": list, "tickets": list, "pending": list, "setup_deal": list,
-    "ticket_deck": list, "owners": dict, "pieces": list, "scores": list,
-    "final_turns_left": (int, type(None)), "passes": int, "shuffles": int, "resets": int, "extra": dict,
+    "format": str,
+    "version": int,
+    "edition": str,
+    "options": dict,
+    "players": list,
+    "seed": int,
+    "first_player": int,
+    "phase": str,
+    "current": int,
+    "turn": int,
+    "decks": dict,
+    "discards": dict,
+    "row": list,
+    "hands": list,
+    "tickets": list,
+    "pending": list,
+    "setup_deal": list,
+    "ticket_deck": list,
+    "owners": dict,
+    "pieces": list,
+    "scores": list,
+    "final_turns_left": (int, type(None)),
+    "passes": int,
+    "shuffles": int,
+    "resets": int,
+    "extra": dict,
 }
 
 
@@ -206,7 +239,9 @@ def fill_position(state: GameState, data: Any, where: str = "position") -> None:
     extra = data["extra"]
     keys = {f.key for f in ed.fields_added if f.key}
     if set(extra) != keys:
-        raise RecordError(f"{where}.extra", f"{ed.name} positions have extra fields {sorted(keys)}, got {sorted(map(str, extra))}")
+        raise RecordError(
+            f"{where}.extra", f"{ed.name} positions have extra fields {sorted(keys)}, got {sorted(map(str, extra))}"
+        )
     for f in ed.fields_added:
         if f.key:
             try:
@@ -284,8 +319,12 @@ def _load_core(state: GameState, data: dict[str, Any], where: str) -> None:
             raise RecordError(f"{where}.owners.{rid[:40]}", "unknown route")
         owners[ed.route_index[int(rid)]] = _seat(f"{where}.owners.{rid}", seat, n)
     state._owners = tuple(owners)
-    state._pieces = tuple(_count(f"{where}.pieces[{p}]", v, MAX_COUNTER, -MAX_COUNTER) for p, v in enumerate(data["pieces"]))
-    state._scores = tuple(_count(f"{where}.scores[{p}]", v, MAX_COUNTER, -MAX_COUNTER) for p, v in enumerate(data["scores"]))
+    state._pieces = tuple(
+        _count(f"{where}.pieces[{p}]", v, MAX_COUNTER, -MAX_COUNTER) for p, v in enumerate(data["pieces"])
+    )
+    state._scores = tuple(
+        _count(f"{where}.scores[{p}]", v, MAX_COUNTER, -MAX_COUNTER) for p, v in enumerate(data["scores"])
+    )
     ftl = data["final_turns_left"]
     state._final = -1 if ftl is None else _count(f"{where}.final_turns_left", ftl, n * ed.final_turns)
     state._passes = _count(f"{where}.passes", data["passes"], n)

@@ -106,7 +106,9 @@ class Record:
         """The record of a game so far (every move on its stack, from the start)."""
         first = state._stack[0] if state._stack else state.__dict__
         if first.get("_phase") != 0 or first.get("_turn") != 0:
-            raise RecordError("state", "the game does not start from its initial position (loaded from a mid-game snapshot?)")
+            raise RecordError(
+                "state", "the game does not start from its initial position (loaded from a mid-game snapshot?)"
+            )
         result = None
         if state.is_over:
             out = state.outcome()
@@ -138,36 +140,56 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "record") -> Record:
-        spec = {"format": str, "version": int, "edition": str, "options": dict, "players": list,
-                "seed": int, "headers": dict, "moves": list}
+        spec = {
+            "format": str,
+            "version": int,
+            "edition": str,
+            "options": dict,
+            "players": list,
+            "seed": int,
+            "headers": dict,
+            "moves": list,
+        }
         typecheck(where, data, spec, {"result": dict})
         if data["format"] != RECORD_FORMAT:
             hint = " (a position file: use load_position)" if data["format"] == "ttr_lab.position" else ""
             raise RecordError(f"{where}.format", f"expected {RECORD_FORMAT!r}, got {str(data['format'])[:40]!r}{hint}")
         if data["version"] != VERSION:
-            raise RecordError(f"{where}.version", f"unsupported version {data['version']} (this ttr_lab reads {VERSION})")
+            raise RecordError(
+                f"{where}.version", f"unsupported version {data['version']} (this ttr_lab reads {VERSION})"
+            )
         result = data.get("result")
-        if result is not None:
-            if set(result) != {"scores", "winners"} or not all(
-                isinstance(result[k], list) and all(type(v) is int for v in result[k]) for k in result
-            ):
-                raise RecordError(f"{where}.result", "expected {'scores': [...], 'winners': [...]} of whole numbers")
+        if result is not None and (
+            set(result) != {"scores", "winners"}
+            or not all(isinstance(result[k], list) and all(type(v) is int for v in result[k]) for k in result)
+        ):
+            raise RecordError(f"{where}.result", "expected {'scores': [...], 'winners': [...]} of whole numbers")
         if not 0 <= data["seed"] < 2**128:
             raise RecordError(f"{where}.seed", "expected a whole number from 0 to 2**128 - 1")
         if len(data["moves"]) > MAX_MOVES:
             raise RecordError(f"{where}.moves", f"{len(data['moves'])} moves, more than {MAX_MOVES}")
         for i, m in enumerate(data["moves"]):
             if not isinstance(m, str) or len(m) > MAX_MOVE_TEXT:
-                raise RecordError(f"{where}.moves[{i}]", f"a move is a string in notation of at most {MAX_MOVE_TEXT} characters",
-                                  ply=i + 1)
+                raise RecordError(
+                    f"{where}.moves[{i}]",
+                    f"a move is a string in notation of at most {MAX_MOVE_TEXT} characters",
+                    ply=i + 1,
+                )
         for k, v in data["headers"].items():
             if not isinstance(v, str):
                 raise RecordError(f"{where}.headers.{str(k)[:40]}", "header values are strings")
         if not all(isinstance(p, str) for p in data["players"]):
             raise RecordError(f"{where}.players", "player names are strings")
         edition_from_json(data["edition"], data["options"], where)  # checks the options and any embedded map
-        return cls(data["edition"], dict(data["options"]), list(data["players"]), data["seed"],
-                   list(data["moves"]), dict(data["headers"]), result)
+        return cls(
+            data["edition"],
+            dict(data["options"]),
+            list(data["players"]),
+            data["seed"],
+            list(data["moves"]),
+            dict(data["headers"]),
+            result,
+        )
 
     def dumps(self) -> str:
         return dumps(self.to_dict())
@@ -205,8 +227,11 @@ class Record:
                 raise RecordError("record.result", "a result is given but the moves do not finish the game")
             out = state.outcome()
             if list(out.scores) != self.result["scores"] or list(out.winners) != self.result["winners"]:
-                raise RecordError("record.result", f"the result does not match the replay (replay: scores {list(out.scores)}, "
-                                                   f"winners {list(out.winners)})")
+                raise RecordError(
+                    "record.result",
+                    f"the result does not match the replay (replay: scores {list(out.scores)}, "
+                    f"winners {list(out.winners)})",
+                )
         return state
 
     def __len__(self) -> int:

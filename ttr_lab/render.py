@@ -57,7 +57,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -92,8 +93,14 @@ ROUTE_COLORS = {
 }
 
 #: Translucent colours for ``paths`` overlays, used in turn.
-PATH_COLORS = ("rgba(0,188,212,0.45)", "rgba(233,30,99,0.40)", "rgba(124,179,66,0.45)",
-               "rgba(255,152,0,0.45)", "rgba(94,53,177,0.40)", "rgba(121,85,72,0.45)")
+PATH_COLORS = (
+    "rgba(0,188,212,0.45)",
+    "rgba(233,30,99,0.40)",
+    "rgba(124,179,66,0.45)",
+    "rgba(255,152,0,0.45)",
+    "rgba(94,53,177,0.40)",
+    "rgba(121,85,72,0.45)",
+)
 
 _DASH = {"train": "solid", "tunnel": "dash", "ferry": "dashdot", "ship": "dot", "paired": "longdash"}
 _SYMBOL = {"train": "circle", "tunnel": "square", "ferry": "diamond", "ship": "circle", "paired": "hexagon"}
@@ -108,11 +115,20 @@ _STYLES = tuple(_DASH)
 _EDGE = "#37474f"
 _LINE_WIDTH = 4.0
 _UIREVISION = "ttr_lab-board"
-_LABEL_POSITIONS = ("middle right", "top right", "top center", "top left",
-                    "middle left", "bottom left", "bottom center", "bottom right")
+_LABEL_POSITIONS = (
+    "middle right",
+    "top right",
+    "top center",
+    "top left",
+    "middle left",
+    "bottom left",
+    "bottom center",
+    "bottom right",
+)
 
 
 # --------------------------------------------------------------------------- geometry
+
 
 class _Geometry:
     """Projected city points and route pieces for one map (pure data).
@@ -224,6 +240,7 @@ def _segments(geo: _Geometry, ids: Iterable[int]) -> tuple[list, list]:
 
 # --------------------------------------------------------------------------- inputs
 
+
 def _resolve_map(obj: Any) -> Map:
     if isinstance(obj, Map):
         return obj
@@ -270,7 +287,7 @@ def _contrast(color: str) -> str:
     h = color.lstrip("#")
     if len(h) != 6 or not color.startswith("#"):
         return "#ffffff"
-    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
@@ -298,23 +315,49 @@ def _scatter(**props: Any) -> dict:
     return {"type": "scatter", **{k: v for k, v in props.items() if v is not None}}
 
 
-def _line(name: str, xs: list, ys: list, color: str, width: float, *, dash: str = "solid",
-          group: str | None = None, legend: bool = False, meta: str | None = None,
-          rank: int | None = None) -> dict:
+def _line(
+    name: str,
+    xs: list,
+    ys: list,
+    color: str,
+    width: float,
+    *,
+    dash: str = "solid",
+    group: str | None = None,
+    legend: bool = False,
+    meta: str | None = None,
+    rank: int | None = None,
+) -> dict:
     return _scatter(
-        x=xs or [None], y=ys or [None], mode="lines", name=name, meta=meta or name,
-        line=dict(color=color, width=width, dash=dash), hoverinfo="skip",
-        legendgroup=group, showlegend=legend, legendrank=rank,
+        x=xs or [None],
+        y=ys or [None],
+        mode="lines",
+        name=name,
+        meta=meta or name,
+        line=dict(color=color, width=width, dash=dash),
+        hoverinfo="skip",
+        legendgroup=group,
+        showlegend=legend,
+        legendrank=rank,
     )
 
 
 # --------------------------------------------------------------------------- figure
 
+
 class _Board:
     """Everything one drawing needs, resolved from ``board_figure``'s arguments."""
 
-    def __init__(self, obj: Any, owners: Any, player_colors: Any, player_names: Any,
-                 highlight: Iterable[Any], stations: Any, harbors: Any) -> None:
+    def __init__(
+        self,
+        obj: Any,
+        owners: Any,
+        player_colors: Any,
+        player_names: Any,
+        highlight: Iterable[Any],
+        stations: Any,
+        harbors: Any,
+    ) -> None:
         self.map = m = _resolve_map(obj)
         self.geo = _geometry(m)
         if owners is None:
@@ -331,8 +374,9 @@ class _Board:
         self.harbors = _city_map(m, harbors)
         used = [*self.owners.values(), *self.stations.values(), *self.harbors.values()]
         n_seats = max(len(player_names or ()), max(used) + 1 if used else 0)
-        self.names = [player_names[i] if player_names and i < len(player_names) else f"Player {i + 1}"
-                      for i in range(n_seats)]
+        self.names = [
+            player_names[i] if player_names and i < len(player_names) else f"Player {i + 1}" for i in range(n_seats)
+        ]
         colors = tuple(player_colors or PLAYER_COLORS)
         self.seat_color = [colors[i % len(colors)] for i in range(n_seats)]
         self.highlight = [_route_id(m, h) for h in highlight]
@@ -357,28 +401,46 @@ def _route_line_traces(b: _Board) -> list[dict]:
     m, owners = b.map, b.owners
     traces = []
     if b.highlight:
-        traces.append(_line("highlight", *b.segments(b.highlight), "rgba(255,214,0,0.65)", 16,
-                            legend=True, rank=400))
+        traces.append(_line("highlight", *b.segments(b.highlight), "rgba(255,214,0,0.65)", 16, legend=True, rank=400))
     ships = [r.id for r in m.routes if r.kind == "ship"]
     if ships:
-        traces.append(_line("sea lanes", *b.segments(ships), "rgba(100,181,246,0.35)", 10,
-                            group="kind:ship"))
+        traces.append(_line("sea lanes", *b.segments(ships), "rgba(100,181,246,0.35)", 10, group="kind:ship"))
     for kind in b.kinds:
-        edged = [r.id for r in m.routes if _style(r) == kind and r.id not in owners
-                 and (r.color == "white" or kind == "tunnel")]
+        edged = [
+            r.id
+            for r in m.routes
+            if _style(r) == kind and r.id not in owners and (r.color == "white" or kind == "tunnel")
+        ]
         if any(_style(r) == kind and (r.color == "white" or kind == "tunnel") for r in m.routes):
-            traces.append(_line(f"outline {kind}", *b.segments(edged), _EDGE, _LINE_WIDTH + 3,
-                                group=f"kind:{kind}"))
+            traces.append(_line(f"outline {kind}", *b.segments(edged), _EDGE, _LINE_WIDTH + 3, group=f"kind:{kind}"))
     for kind in b.kinds:
         for color in (c for c in COLORS if any(_style(r) == kind and r.color == c for r in m.routes)):
             ids = [r.id for r in m.routes if _style(r) == kind and r.color == color and r.id not in owners]
-            traces.append(_line(f"{kind} {color}", *b.segments(ids), ROUTE_COLORS[color], _LINE_WIDTH,
-                                dash=_DASH[kind], group=f"kind:{kind}"))
+            traces.append(
+                _line(
+                    f"{kind} {color}",
+                    *b.segments(ids),
+                    ROUTE_COLORS[color],
+                    _LINE_WIDTH,
+                    dash=_DASH[kind],
+                    group=f"kind:{kind}",
+                )
+            )
     traces.append(_line("claimed outline", *b.segments(owners), "#111111", _LINE_WIDTH + 6))
     for seat, name in enumerate(b.names):
         ids = [rid for rid, s in owners.items() if s == seat]
-        traces.append(_line(f"claimed by {name}", *b.segments(ids), b.seat_color[seat], _LINE_WIDTH + 3,
-                            group=f"seat:{seat}", legend=True, meta=f"seat:{seat}", rank=200 + seat))
+        traces.append(
+            _line(
+                f"claimed by {name}",
+                *b.segments(ids),
+                b.seat_color[seat],
+                _LINE_WIDTH + 3,
+                group=f"seat:{seat}",
+                legend=True,
+                meta=f"seat:{seat}",
+                rank=200 + seat,
+            )
+        )
     return traces
 
 
@@ -388,8 +450,17 @@ def _path_traces(b: _Board, paths: Iterable[Any]) -> list[dict]:
         ids = [_route_id(b.map, r) for r in getattr(p, "routes", p)]
         name = getattr(p, "name", None)
         name = name if isinstance(name, str) else f"path {i + 1}"
-        traces.append(_line(name, *b.segments(ids), PATH_COLORS[i % len(PATH_COLORS)], _LINE_WIDTH + 8,
-                            legend=True, meta=f"path:{i}", rank=300 + i))
+        traces.append(
+            _line(
+                name,
+                *b.segments(ids),
+                PATH_COLORS[i % len(PATH_COLORS)],
+                _LINE_WIDTH + 8,
+                legend=True,
+                meta=f"path:{i}",
+                rank=300 + i,
+            )
+        )
     return traces
 
 
@@ -410,29 +481,61 @@ def _city_overlay_traces(b: _Board, tickets: Iterable[Any]) -> list[dict]:
                 lx += [geo.xy[c0][0], geo.xy[c1][0], None]
                 ly += [geo.xy[c0][1], geo.xy[c1][1], None]
         traces.append(_line("ticket lines", lx, ly, "#b8860b", 1.5, dash="dot", group="tickets"))
-        traces.append(_scatter(
-            x=[geo.xy[c][0] for c in starred], y=[geo.xy[c][1] for c in starred], mode="markers",
-            name="tickets", meta="tickets", legendgroup="tickets", legendrank=500, hoverinfo="skip",
-            marker=dict(symbol="star", size=24, color="#ffc107", line=dict(color="#8d6e00", width=1.5)),
-        ))
+        traces.append(
+            _scatter(
+                x=[geo.xy[c][0] for c in starred],
+                y=[geo.xy[c][1] for c in starred],
+                mode="markers",
+                name="tickets",
+                meta="tickets",
+                legendgroup="tickets",
+                legendrank=500,
+                hoverinfo="skip",
+                marker=dict(symbol="star", size=24, color="#ffc107", line=dict(color="#8d6e00", width=1.5)),
+            )
+        )
     if b.stations:
         cs = list(b.stations)
-        traces.append(_scatter(
-            x=[geo.xy[c][0] for c in cs], y=[geo.xy[c][1] for c in cs], mode="markers",
-            name="stations", meta="stations", legendrank=510, hoverinfo="skip",
-            marker=dict(symbol="square", size=20, color=[b.seat_color[b.stations[c]] for c in cs],
-                        line=dict(color="#111111", width=1.5)),
-        ))
+        traces.append(
+            _scatter(
+                x=[geo.xy[c][0] for c in cs],
+                y=[geo.xy[c][1] for c in cs],
+                mode="markers",
+                name="stations",
+                meta="stations",
+                legendrank=510,
+                hoverinfo="skip",
+                marker=dict(
+                    symbol="square",
+                    size=20,
+                    color=[b.seat_color[b.stations[c]] for c in cs],
+                    line=dict(color="#111111", width=1.5),
+                ),
+            )
+        )
     if b.harbors:
         cs = list(b.harbors)
         d = 3.2 * geo.unit
-        traces.append(_scatter(
-            x=[geo.xy[c][0] + d for c in cs], y=[geo.xy[c][1] - d for c in cs], mode="markers+text",
-            name="harbors", meta="harbors", legendrank=520, hoverinfo="skip", text=["⚓"] * len(cs),
-            textposition="middle center", textfont=dict(color="#ffffff", size=11),
-            marker=dict(symbol="circle", size=17, color=[b.seat_color[b.harbors[c]] for c in cs],
-                        line=dict(color="#111111", width=1)),
-        ))
+        traces.append(
+            _scatter(
+                x=[geo.xy[c][0] + d for c in cs],
+                y=[geo.xy[c][1] - d for c in cs],
+                mode="markers+text",
+                name="harbors",
+                meta="harbors",
+                legendrank=520,
+                hoverinfo="skip",
+                text=["⚓"] * len(cs),
+                textposition="middle center",
+                textfont=dict(color="#ffffff", size=11),
+                marker=dict(
+                    symbol="circle",
+                    size=17,
+                    color=[b.seat_color[b.harbors[c]] for c in cs],
+                    line=dict(color="#111111", width=1),
+                ),
+            )
+        )
     return traces
 
 
@@ -446,19 +549,38 @@ def _routes_trace(b: _Board, show_lengths: bool) -> dict:
         fill = b.seat_color[seat] if seat is not None else "#ffffff"
         edge = _EDGE if (r.color == "white" or seat is not None) else ROUTE_COLORS[r.color]
         size = (20 if r.kind == "ferry" else 16) - (0 if show_lengths else 6)
-        for k, v in (("x", x), ("y", y), ("fill", fill), ("ink", _contrast(fill)),
-                     ("edge", "#ffb300" if r.id in lit else edge), ("size", size + 6 * (r.id in lit)),
-                     ("symbol", _SYMBOL[_style(r)]), ("text", _route_text(r)),
-                     ("hover", _route_hover(r, b.names[seat] if seat is not None else None))):
+        for k, v in (
+            ("x", x),
+            ("y", y),
+            ("fill", fill),
+            ("ink", _contrast(fill)),
+            ("edge", "#ffb300" if r.id in lit else edge),
+            ("size", size + 6 * (r.id in lit)),
+            ("symbol", _SYMBOL[_style(r)]),
+            ("text", _route_text(r)),
+            ("hover", _route_hover(r, b.names[seat] if seat is not None else None)),
+        ):
             cols[k].append(v)
     return _scatter(
-        x=cols["x"], y=cols["y"], mode="markers+text" if show_lengths else "markers",
-        name="routes", meta="routes", customdata=[r.id for r in b.map.routes],
-        hovertext=cols["hover"], hovertemplate="%{hovertext}<extra></extra>",
-        text=cols["text"] if show_lengths else None, textposition="middle center",
-        textfont=dict(size=9, color=cols["ink"]), showlegend=False,
-        marker=dict(symbol=cols["symbol"], size=cols["size"], color=cols["fill"],
-                    line=dict(color=cols["edge"], width=2.5), opacity=0.95),
+        x=cols["x"],
+        y=cols["y"],
+        mode="markers+text" if show_lengths else "markers",
+        name="routes",
+        meta="routes",
+        customdata=[r.id for r in b.map.routes],
+        hovertext=cols["hover"],
+        hovertemplate="%{hovertext}<extra></extra>",
+        text=cols["text"] if show_lengths else None,
+        textposition="middle center",
+        textfont=dict(size=9, color=cols["ink"]),
+        showlegend=False,
+        marker=dict(
+            symbol=cols["symbol"],
+            size=cols["size"],
+            color=cols["fill"],
+            line=dict(color=cols["edge"], width=2.5),
+            opacity=0.95,
+        ),
     )
 
 
@@ -467,18 +589,30 @@ def _cities_trace(b: _Board) -> dict:
     cities, geo = b.map.cities, b.geo
     names = [c.name for c in cities]
     return _scatter(
-        x=[geo.xy[n][0] for n in names], y=[geo.xy[n][1] for n in names], mode="markers+text",
-        name="cities", meta="cities", customdata=names, text=names,
+        x=[geo.xy[n][0] for n in names],
+        y=[geo.xy[n][1] for n in names],
+        mode="markers+text",
+        name="cities",
+        meta="cities",
+        customdata=names,
+        text=names,
         textposition=[geo.label_position(n) for n in names],
-        hovertext=[_city_hover(c, b) for c in cities], hovertemplate="%{hovertext}<extra></extra>",
-        textfont=dict(size=[8 if c.waypoint else 10 for c in cities],
-                      color=["#1565c0" if c.waypoint else "#1a1a1a" for c in cities],
-                      shadow="1px 1px 1px #fff, -1px -1px 1px #fff, 1px -1px 1px #fff, -1px 1px 1px #fff"),
-        marker=dict(symbol=["diamond" if c.waypoint else "circle" for c in cities],
-                    size=[8 if c.waypoint else 11 for c in cities],
-                    color=["#90caf9" if c.waypoint else "#fff8e1" for c in cities],
-                    line=dict(color=["#0d47a1" if c.harbor else "#222222" for c in cities],
-                              width=[3 if c.harbor else 1.5 for c in cities])),
+        hovertext=[_city_hover(c, b) for c in cities],
+        hovertemplate="%{hovertext}<extra></extra>",
+        textfont=dict(
+            size=[8 if c.waypoint else 10 for c in cities],
+            color=["#1565c0" if c.waypoint else "#1a1a1a" for c in cities],
+            shadow="1px 1px 1px #fff, -1px -1px 1px #fff, 1px -1px 1px #fff, -1px 1px 1px #fff",
+        ),
+        marker=dict(
+            symbol=["diamond" if c.waypoint else "circle" for c in cities],
+            size=[8 if c.waypoint else 11 for c in cities],
+            color=["#90caf9" if c.waypoint else "#fff8e1" for c in cities],
+            line=dict(
+                color=["#0d47a1" if c.harbor else "#222222" for c in cities],
+                width=[3 if c.harbor else 1.5 for c in cities],
+            ),
+        ),
         showlegend=False,
     )
 
@@ -502,19 +636,35 @@ def _legend_traces(b: _Board) -> list[dict]:
     traces = []
     if b.geo.far:
         far = list(b.geo.far.values())
-        traces.append(_scatter(
-            x=[f[0] for f in far], y=[f[1] for f in far], mode="text", name="edge labels",
-            meta="edge labels", text=[f"{f[2]} ›" if f[3] == "right" else f"‹ {f[2]}" for f in far],
-            textposition=["middle left" if f[3] == "right" else "middle right" for f in far],
-            textfont=dict(size=8, color="#546e7a"), hoverinfo="skip", showlegend=False,
-        ))
+        traces.append(
+            _scatter(
+                x=[f[0] for f in far],
+                y=[f[1] for f in far],
+                mode="text",
+                name="edge labels",
+                meta="edge labels",
+                text=[f"{f[2]} ›" if f[3] == "right" else f"‹ {f[2]}" for f in far],
+                textposition=["middle left" if f[3] == "right" else "middle right" for f in far],
+                textfont=dict(size=8, color="#546e7a"),
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
     for i, kind in enumerate(b.kinds):
-        traces.append(_scatter(
-            x=[None], y=[None], mode="lines+markers", name=_LEGEND[kind], meta=f"legend:{kind}",
-            legendgroup=f"kind:{kind}", legendrank=100 + i, hoverinfo="skip",
-            line=dict(color=ROUTE_COLORS["gray"], width=_LINE_WIDTH, dash=_DASH[kind]),
-            marker=dict(symbol=_SYMBOL[kind], size=10, color="#ffffff", line=dict(color=_EDGE, width=2)),
-        ))
+        traces.append(
+            _scatter(
+                x=[None],
+                y=[None],
+                mode="lines+markers",
+                name=_LEGEND[kind],
+                meta=f"legend:{kind}",
+                legendgroup=f"kind:{kind}",
+                legendrank=100 + i,
+                hoverinfo="skip",
+                line=dict(color=ROUTE_COLORS["gray"], width=_LINE_WIDTH, dash=_DASH[kind]),
+                marker=dict(symbol=_SYMBOL[kind], size=10, color="#ffffff", line=dict(color=_EDGE, width=2)),
+            )
+        )
     return traces
 
 
@@ -599,19 +749,34 @@ def _layout(m: Map, geo: _Geometry, title: str | None, width: int | None, height
     axis = dict(visible=False, showgrid=False, zeroline=False)
     return dict(
         title=dict(text=m.name if title is None else title, x=0.01, font=dict(size=16)),
-        width=width, height=height, autosize=False,
+        width=width,
+        height=height,
+        autosize=False,
         margin=dict(l=10, r=10, t=40 if has_title else 10, b=10),
         xaxis=dict(axis, range=xrange),
         yaxis=dict(axis, range=[y0 - pad, y1 + pad], scaleanchor="x", scaleratio=1),
-        plot_bgcolor="#f6f1e3", paper_bgcolor="#ffffff", hovermode="closest", clickmode="event",
-        showlegend=True, uirevision=_UIREVISION,
-        legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", font=dict(size=10),
-                    bgcolor="rgba(255,255,255,0.8)", itemsizing="constant"),
+        plot_bgcolor="#f6f1e3",
+        paper_bgcolor="#ffffff",
+        hovermode="closest",
+        clickmode="event",
+        showlegend=True,
+        uirevision=_UIREVISION,
+        legend=dict(
+            orientation="h",
+            x=0,
+            xanchor="left",
+            y=-0.01,
+            yanchor="top",
+            font=dict(size=10),
+            bgcolor="rgba(255,255,255,0.8)",
+            itemsizing="constant",
+        ),
         meta=dict(ttr_lab="board", map=m.id),
     )
 
 
 # --------------------------------------------------------------------------- lookups
+
 
 def _trace_index(fig: Any, name: str) -> int:
     for i, t in enumerate(fig.data):
@@ -650,6 +815,7 @@ def city_at(fig: Any, point_index: int) -> str:
 
 
 # --------------------------------------------------------------------------- update
+
 
 def _key(trace: Any) -> tuple[str, str]:
     return (trace.type, str(trace.meta if trace.meta is not None else trace.name))

@@ -52,7 +52,8 @@ import os
 import re
 import stat
 import sys
-from typing import Any, Callable, NoReturn, Union
+from collections.abc import Callable
+from typing import Any, NoReturn, Union
 
 from .errors import RecordError, TtrError
 
@@ -497,14 +498,17 @@ def loads_json(text: str, *, where: str, error: ErrorFactory, max_depth: int = M
     except ValueError as e:  # int() refused a long integer
         spot = _locate(text, _long_int(digits))
         fail(spot, long_number if spot != "JSON" else f"invalid JSON: {_brief(str(e), 100)}", e)
-    spot = _too_deep(text, max_depth)
-    if spot is not None:
-        fail(spot, deep)
+    too_deep = _too_deep(text, max_depth)
+    if too_deep is not None:
+        fail(too_deep, deep)
     if _ESCAPED_SURROGATE.search(text):
         for m in _STRING.finditer(text):
             token = m.group()
             if "\\" in token and _SURROGATE.search(json.loads(token)):
-                fail(_position(text, m.start()), f"invalid JSON: {_brief(token, 40)} is half of a surrogate pair, not text")
+                fail(
+                    _position(text, m.start()),
+                    f"invalid JSON: {_brief(token, 40)} is half of a surrogate pair, not text",
+                )
     return value
 
 

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from .core import Edition, EditionBase, find_edition
 from .core.setup import seat_names
@@ -150,14 +151,20 @@ class GameState:
     _pieces: tuple[int, ...]
     _scores: tuple[int, ...]
 
-    def __init__(self, edition: EditionBase | str = "usa", players: int | Sequence[str] = 4, *,
-                 seed: int | None = None, **options: Any) -> None:
-        ed = find_edition(edition, **options)
+    def __init__(
+        self,
+        edition: EditionBase | str = "usa",
+        players: int | Sequence[str] = 4,
+        *,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        ed = cast(Edition, find_edition(edition, **options))
         if seed is None:
             seed = new_seed()
         elif type(seed) is not int or not 0 <= seed < 2**128:
             raise TtrError(f"seed must be an int from 0 to 2**128 - 1, not {seed!r}")
-        self._init(ed, seat_names(players, ed), seed)  # type: ignore[arg-type]
+        self._init(ed, seat_names(players, ed), seed)
         ed.new_position(self)
 
     def _init(self, ed: Edition, names: tuple[str, ...], seed: int) -> None:
@@ -170,6 +177,7 @@ class GameState:
         self._legal: LegalMoves | None = None
 
     if TYPE_CHECKING:  # an edition's fields are set on the state by name
+
         def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __getattr__(self, name: str) -> Any:
@@ -388,7 +396,9 @@ class GameState:
             self.__dict__ = snap
             if type(move) in self.edition._move_applies:
                 raise
-            raise IllegalMoveError(move, rule="A1", reason=f"{type(move).__name__} is not an action of {self.edition.name}") from None
+            raise IllegalMoveError(
+                move, rule="A1", reason=f"{type(move).__name__} is not an action of {self.edition.name}"
+            ) from None
         except BaseException:
             self.__dict__ = snap
             raise
@@ -451,8 +461,10 @@ class GameState:
         return self.edition.problems(self)
 
     def __repr__(self) -> str:
-        return (f"<GameState {self.edition.name} {self.n} players ply={self.ply} "
-                f"phase={self.phase.name} current={self._cur}>")
+        return (
+            f"<GameState {self.edition.name} {self.n} players ply={self.ply} "
+            f"phase={self.phase.name} current={self._cur}>"
+        )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Show the board in Jupyter (plotly is imported only here)."""
@@ -465,8 +477,9 @@ class GameState:
         return bundle
 
 
-def new_game(edition: EditionBase | str = "usa", players: int | Sequence[str] = 4, *,
-             seed: int | None = None, **options: Any) -> GameState:
+def new_game(
+    edition: EditionBase | str = "usa", players: int | Sequence[str] = 4, *, seed: int | None = None, **options: Any
+) -> GameState:
     """Start a game: ``new_game("usa", players=4, seed=7)``.
 
     Without a seed the game gets an unguessable one (:func:`new_seed`).

@@ -223,4 +223,6 @@ class PlayerView:
 
     def __repr__(self) -> str:
         s = self._state
-        return f"<PlayerView seat {self._player} of a {s.edition.name} game, {s.n} players, ply {s.ply}, {s.phase.name}>"
+        return (
+            f"<PlayerView seat {self._player} of a {s.edition.name} game, {s.n} players, ply {s.ply}, {s.phase.name}>"
+        )

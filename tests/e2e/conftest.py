@@ -29,8 +29,16 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = ROOT / "notebooks"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 KERNEL_READY = re.compile(r"Python 3 \(ipykernel\) \| Idle")
-CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROME_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _free_port() -> int:
@@ -53,8 +61,8 @@ def chromium_context():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
     with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory(prefix="chromium-") as profile:
         ctx = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
-            viewport={"width": 1400, "height": 1100})
+            profile, executable_path=CHROMIUM, headless=True, args=CHROME_ARGS, viewport={"width": 1400, "height": 1100}
+        )
         ctx.set_default_timeout(30_000)
         yield ctx
         ctx.close()
@@ -65,20 +73,35 @@ def jupyter_server(chromium_context, tmp_path_factory):
     """``(base_url, token, root)`` of a JupyterLab serving a copy of notebooks/."""
     tmp = tmp_path_factory.mktemp("jlab")
     root = tmp / "root"
-    shutil.copytree(NOTEBOOK_DIR, root, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache",
-                                                                      ".ipynb_checkpoints"))
+    shutil.copytree(
+        NOTEBOOK_DIR, root, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache", ".ipynb_checkpoints")
+    )
     settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-               PYTHONHASHSEED="0")
+    env = dict(
+        os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"), PYTHONHASHSEED="0"
+    )
     log = open(tmp / "server.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         f"--LabApp.user_settings_dir={tmp / 'settings'}", f"--LabApp.workspaces_dir={tmp / 'workspaces'}"],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+            f"--LabApp.user_settings_dir={tmp / 'settings'}",
+            f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -45,7 +45,7 @@ _FILL_JS = """([k, i]) => {
 
 def rgb(hex_color: str) -> str:
     h = hex_color.lstrip("#")
-    return "rgb({}, {}, {})".format(*(int(h[j:j + 2], 16) for j in (0, 2, 4)))
+    return "rgb({}, {}, {})".format(*(int(h[j : j + 2], 16) for j in (0, 2, 4)))
 
 
 def expected_game():
@@ -59,15 +59,24 @@ def expected_game():
     w.play_move(DrawBlind())
     assert g.current_player == 0, w.status
     rid = _clear_single_payment_route(w)
-    return {"slot": slot, "after_first": second["hand"], "after_turn": g.hand_size(0),
-            "route": rid, "label": g.map.route(rid).label(), "figure": w.fig}
+    return {
+        "slot": slot,
+        "after_first": second["hand"],
+        "after_turn": g.hand_size(0),
+        "route": rid,
+        "label": g.map.route(rid).label(),
+        "figure": w.fig,
+    }
 
 
 def _clear_single_payment_route(w) -> int:
     """A route payable in exactly one way, whose marker is far from other markers."""
     g, fig = w.game, w.fig
-    single = [r for r in {m.route for m in g.legal_moves if isinstance(m, ClaimRoute)}
-              if sum(1 for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == r) == 1]
+    single = [
+        r
+        for r in {m.route for m in g.legal_moves if isinstance(m, ClaimRoute)}
+        if sum(1 for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == r) == 1
+    ]
     assert single, "the seeded game offers no single-payment claim"
     routes, cities = fig.data[route_trace_index(fig)], fig.data[city_trace_index(fig)]
     points = list(zip(routes.x, routes.y)) + list(zip(cities.x, cities.y))
@@ -96,9 +105,12 @@ def click_plotly_point(page, point) -> float:
 def widget_ids(path: Path) -> set[str]:
     """The widget model ids referenced by a notebook file's outputs."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return {o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
-            for c in cells for o in c.get("outputs", ())
-            if "application/vnd.jupyter.widget-view+json" in o.get("data", {})}
+    return {
+        o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+        for c in cells
+        for o in c.get("outputs", ())
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    }
 
 
 def wait_until_saved(path: Path, stale: set[str], timeout: float = 30) -> None:

@@ -29,8 +29,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Collection, Hashable, Iterable
 
 import networkx as nx
 
@@ -52,7 +52,9 @@ class TicketPath:
     new_routes: tuple[int, ...]
 
 
-def ticket_graph(G: nx.Graph, *, owned: Collection[int] = (), blocked: Collection[int] = (), weight: str = "length") -> nx.Graph:
+def ticket_graph(
+    G: nx.Graph, *, owned: Collection[int] = (), blocked: Collection[int] = (), weight: str = "length"
+) -> nx.Graph:
     """A simple weighted graph of the board as one player can still use it.
 
     Each edge keeps the cheapest usable route between its cities (owned
@@ -84,7 +86,13 @@ def ticket_graph(G: nx.Graph, *, owned: Collection[int] = (), blocked: Collectio
 
 
 def shortest_ticket_path(
-    G: nx.Graph, a: Hashable, b: Hashable, *, owned: Collection[int] = (), blocked: Collection[int] = (), weight: str = "length"
+    G: nx.Graph,
+    a: Hashable,
+    b: Hashable,
+    *,
+    owned: Collection[int] = (),
+    blocked: Collection[int] = (),
+    weight: str = "length",
 ) -> TicketPath | None:
     """The cheapest way to join ``a`` and ``b``, or None if they cannot be joined.
 
@@ -108,7 +116,9 @@ def shortest_ticket_path(
     )
 
 
-def distance_table(G: nx.Graph, cities: Iterable[Hashable], *, weight: str = "length") -> dict[tuple[Hashable, Hashable], float]:
+def distance_table(
+    G: nx.Graph, cities: Iterable[Hashable], *, weight: str = "length"
+) -> dict[tuple[Hashable, Hashable], float]:
     """Cars needed between every pair of ``cities`` on an empty board
     (``inf`` where they cannot be joined).
 

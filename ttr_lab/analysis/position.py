@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["route_access", "ticket_paths", "ticket_network", "cards_needed", "NextClaim", "next_claims"]
 
 
-def route_access(state: "GameState", player: int) -> tuple[frozenset[int], frozenset[int]]:
+def route_access(state: GameState, player: int) -> tuple[frozenset[int], frozenset[int]]:
     """``(owned, blocked)`` route ids for ``player`` in this position."""
     owned, blocked = set(), set()
     for r in state.map.routes:
@@ -44,7 +44,9 @@ def route_access(state: "GameState", player: int) -> tuple[frozenset[int], froze
     return frozenset(owned), frozenset(blocked)
 
 
-def ticket_paths(state: "GameState", player: int, tickets: tuple[Ticket, ...] | None = None) -> list[tuple[Ticket, TicketPath | None]]:
+def ticket_paths(
+    state: GameState, player: int, tickets: tuple[Ticket, ...] | None = None
+) -> list[tuple[Ticket, TicketPath | None]]:
     """Each ticket (the player's by default) with its cheapest completion path
     (None when it can no longer be completed).  Tours use their first and
     last cities."""
@@ -54,7 +56,7 @@ def ticket_paths(state: "GameState", player: int, tickets: tuple[Ticket, ...] | 
     return [(t, shortest_ticket_path(G, t.a, t.b, owned=owned, blocked=blocked)) for t in tickets]
 
 
-def ticket_network(state: "GameState", player: int, *, method: str = "exact") -> SteinerTree | None:
+def ticket_network(state: GameState, player: int, *, method: str = "exact") -> SteinerTree | None:
     """The cheapest single network joining every city of the player's tickets
     (a Steiner tree on the remaining board); None if impossible."""
     cities = [c for t in state.tickets(player) for c in t.cities]
@@ -64,7 +66,7 @@ def ticket_network(state: "GameState", player: int, *, method: str = "exact") ->
     return steiner_tree(board_graph(state.map), cities, owned=owned, blocked=blocked, method=method)
 
 
-def cards_needed(state: "GameState", routes) -> dict[str, int]:  # noqa: ANN001
+def cards_needed(state: GameState, routes) -> dict[str, int]:
     """The cards a set of routes asks for, by colour: ``{"red": 4, "any": 3}``
     ("any" for gray routes, which take any one colour each; ship routes are
     listed as e.g. ``"red ships"``; a paired route needs two cards a space).
@@ -94,7 +96,7 @@ class NextClaim:
     points: int
 
 
-def next_claims(state: "GameState", player: int) -> list[NextClaim]:
+def next_claims(state: GameState, player: int) -> list[NextClaim]:
     """Routes on the cheapest paths of unfinished tickets, best first
     (most ticket points served, then shortest route)."""
     serve: dict[int, list[Ticket]] = {}

@@ -37,12 +37,13 @@ ttr_lab.errors.TtrError: an edition is immutable (cannot set 'pieces'); use find
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import CardType
-from ..data import Map, load_map
+from ..data import Map, Route, load_map
 from ..errors import MapDataError, TtrError
 from ..moves import CardList, Move
 from ..phases import Phase
@@ -175,7 +176,7 @@ class EditionBase:
     map: Map
     card_index: Mapping[str, int]
     wild_cards: tuple[int, ...]
-    routes: tuple[Any, ...]
+    routes: tuple[Route, ...]
     route_index: Mapping[int, int]
     city_names: tuple[str, ...]
     total_cards: int
@@ -191,7 +192,10 @@ class EditionBase:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._plugins = {key: _merged(cls, key) for key in ("moves", "phases", "fields", "api", "turn_actions", "controls", "building")}
+        cls._plugins = {
+            key: _merged(cls, key)
+            for key in ("moves", "phases", "fields", "api", "turn_actions", "controls", "building")
+        }
 
     _plugins: ClassVar[dict[str, Any]] = {}
 
@@ -254,13 +258,18 @@ class EditionBase:
         source = m.source
         for r in m.routes:
             if r.kind not in self.route_kinds:
-                raise MapDataError(source, f"route {r.id} ({r.label()})",
-                                   f"edition {self.name!r} has no {r.kind} routes "
-                                   f"(it plays {', '.join(sorted(self.route_kinds))})")
+                raise MapDataError(
+                    source,
+                    f"route {r.id} ({r.label()})",
+                    f"edition {self.name!r} has no {r.kind} routes (it plays {', '.join(sorted(self.route_kinds))})",
+                )
             if r.length not in self.route_points:
-                raise MapDataError(source, f"route {r.id} ({r.label()})",
-                                   f"length {r.length} is not on the route table of edition {self.name!r} "
-                                   f"(lengths {', '.join(map(str, sorted(self.route_points)))})")
+                raise MapDataError(
+                    source,
+                    f"route {r.id} ({r.label()})",
+                    f"length {r.length} is not on the route table of edition {self.name!r} "
+                    f"(lengths {', '.join(map(str, sorted(self.route_points)))})",
+                )
             if r.paired and "paired" not in self.route_kinds:
                 raise MapDataError(source, f"route {r.id} ({r.label()})", f"edition {self.name!r} has no paired routes")
         ids = [r.id for r in m.routes]
@@ -351,12 +360,17 @@ class EditionBase:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.options.items() if self.option_defaults.get(k) != v}
         args = "".join(
-            f", {k}={('<map ' + repr(v.id) + '>') if isinstance(v, Map) else repr(v)}" for k, v in sorted(changed.items())
+            f", {k}={('<map ' + repr(v.id) + '>') if isinstance(v, Map) else repr(v)}"
+            for k, v in sorted(changed.items())
         )
         return f"find_edition({self.name!r}{args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, EditionBase) and other._option_items() == self._option_items()
+        return (
+            type(other) is type(self)
+            and isinstance(other, EditionBase)
+            and other._option_items() == self._option_items()
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, self._option_items()))

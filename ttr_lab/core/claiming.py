@@ -12,7 +12,7 @@ Position fields: ``_owners`` (a seat per route, -1 unclaimed), ``_pieces``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ..cards import basic_payment_options
 from ..moves import ClaimRoute, Move
@@ -32,7 +32,7 @@ _TURN = int(Phase.TURN)
 class Claiming(Drawing):
     """Claimable routes, the double-route rule, payments and their effect."""
 
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_owners", "", lambda ed, n: tuple(-1 for _ in ed.routes)),
         Field("_free", "", lambda ed, n: ()),
         Field("_pieces", "", lambda ed, n: tuple(ed.pieces for _ in range(n))),
@@ -79,7 +79,9 @@ class Claiming(Drawing):
         partner = self.route_partner
         close = s.n < self.double_route_min_players
         s._free = tuple(
-            tuple(ri for ri in members if owners[ri] < 0 and not (close and partner[ri] >= 0 and owners[partner[ri]] >= 0))
+            tuple(
+                ri for ri in members if owners[ri] < 0 and not (close and partner[ri] >= 0 and owners[partner[ri]] >= 0)
+            )
             for *_, members in self._route_classes
         )
 
@@ -102,7 +104,10 @@ class Claiming(Drawing):
         if partner >= 0:
             po = s._owners[partner]
             if po >= 0 and s.n < self.double_route_min_players:
-                return (R_CLAIM, f"with {s.n} players only one route of a double route is used, and the other is claimed")
+                return (
+                    R_CLAIM,
+                    f"with {s.n} players only one route of a double route is used, and the other is claimed",
+                )
             if po == p:
                 return (R_CLAIM, "no player may own both routes of a double route")
         return None
@@ -143,7 +148,7 @@ class Claiming(Drawing):
         found = []
         build = self._claim_builder(s)
         for (color, L, m, _), members in zip(self._route_classes, s._free):
-            if L > limit:
+            if limit < L:
                 break
             if not members:
                 continue
@@ -186,10 +191,13 @@ class Claiming(Drawing):
         names = self.card_types
         route = self.routes[ri]
         label = self.route_labels[ri]
-        out = []
+        out: list[Move] = []
         wname = names[wild_idx].name
         for color, k, w in basic_payment_options(
-            color=self._route_color[ri], length=route.length, counts=hand[:wild_idx], wilds=hand[wild_idx],
+            color=self._route_color[ri],
+            length=route.length,
+            counts=hand[:wild_idx],
+            wilds=hand[wild_idx],
             min_wilds=self.route_min_wilds(ri),
         ):
             cards = []
@@ -230,7 +238,10 @@ class Claiming(Drawing):
             return (R_CLAIM, f"must pay exactly {route.length} cards, not {n}")
         want = self._route_color[ri]
         if colors and want is not None and colors != {want}:
-            return (R_CLAIM, f"a {route.color} route takes {route.color} cards (and wilds), not {self.card_name(colors.pop())}")
+            return (
+                R_CLAIM,
+                f"a {route.color} route takes {route.color} cards (and wilds), not {self.card_name(colors.pop())}",
+            )
         return None
 
     # --------------------------------------------------------------- effects

@@ -82,7 +82,11 @@ class Consistency(Setup):
             out.append(f"{s._passes} consecutive passes in a {s.n}-player game")
         if not -1 <= s._final <= s.n * self.final_turns:
             out.append(f"{s._final} final turns left, at most {s.n * self.final_turns}")
-        if s._final >= 0 and s._phase != _OVER and not any(self.pieces_left(s, p) <= self.end_threshold for p in range(s.n)):
+        if (
+            s._final >= 0
+            and s._phase != _OVER
+            and not any(self.pieces_left(s, p) <= self.end_threshold for p in range(s.n))
+        ):
             out.append("the final round has started, but no player is down to the end threshold")
         if s._phase == _OVER and not self.game_over_possible(s):
             out.append("the game is over, but the final round has not ended and the players have not all passed")
@@ -116,17 +120,21 @@ class Consistency(Setup):
         for c in range(n):
             if counts[c] != want[c]:
                 out.append(f"{counts[c]} {self.card_types[c].name} cards in play, expected {want[c]}")
-        for pile, seq in enumerate(s._decks + s._discards):
+        for k, seq in enumerate(s._decks + s._discards):
             for c in seq:
-                if self.card_types[c].pile != pile % len(self.pile_names):
+                if self.card_types[c].pile != k % len(self.pile_names):
                     out.append(f"card {self.card_types[c].name} in the wrong pile")
                     break
         if len(s._row) != self.row_size:
             out.append(f"the row has {len(s._row)} slots, expected {self.row_size}")
         elif -1 in s._row and self.any_cards(s):
             out.append("a face-up slot is empty although a card could be drawn for it (A3)")
-        elif (self.options["max_consecutive_resets"] is None and self.wilds_in_row(s) >= 3
-              and self.any_cards(s) and not self.reset_futile(s)):
+        elif (
+            self.options["max_consecutive_resets"] is None
+            and self.wilds_in_row(s) >= 3
+            and self.any_cards(s)
+            and not self.reset_futile(s)
+        ):
             out.append("the row shows three or more wilds although a reset could succeed (A3)")
         return out
 

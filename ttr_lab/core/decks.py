@@ -12,7 +12,8 @@ card type).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ..moves import CardList
 from .base import EditionBase, Field
@@ -29,7 +30,7 @@ R_TURN, R_DRAW, R_RESET, R_CLAIM, R_TICKETS, R_END = "A1", "A2", "A3", "A4", "A5
 class Decks(EditionBase):
     """The card piles, the discards and the hands."""
 
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_shuffles", "", lambda ed, n: 0),
         Field("_decks", "", lambda ed, n: ()),
         Field("_discards", "", lambda ed, n: tuple(() for _ in ed.pile_names)),

@@ -66,7 +66,8 @@ def find_edition(name: str | EditionBase, **options: Any) -> EditionBase:
     if isinstance(name, EditionBase):
         if not options:
             return name
-        name, options = name.name, {**name.options, **options}
+        options = {**name.options, **options}
+        name = name.name
     if not isinstance(name, str):
         raise TtrError(f"an edition is named by a string, not {type(name).__name__}")
     key = canonical_name(name)

@@ -6,7 +6,8 @@ Position fields: ``_row`` (a card index per slot, -1 for an empty slot) and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from ..moves import DrawFaceUp, Move
 from .base import Field
@@ -21,7 +22,7 @@ __all__ = ["Row"]
 class Row(Decks):
     """Dealing, refilling and resetting the face-up row."""
 
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_row", "", lambda ed, n: tuple(-1 for _ in range(ed.row_size))),
         Field("_resets", "", lambda ed, n: 0),
     )

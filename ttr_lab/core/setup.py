@@ -9,7 +9,8 @@ ticket choice, C3), shuffle the tickets and deal each player's initial ones.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import TtrError
 from .base import EditionBase

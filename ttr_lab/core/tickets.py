@@ -9,7 +9,7 @@ ticket deck, bottom to top).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ..moves import DrawTickets, KeepTickets, Move
 from ..phases import Phase
@@ -33,7 +33,7 @@ def _identity(moves: list[Move]) -> list[Move]:
 class Tickets(Claiming):
     """Dealing, drawing and keeping tickets."""
 
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_tickets", "", lambda ed, n: tuple(() for _ in range(n))),
         Field("_pending", "", lambda ed, n: ()),
         Field("_setup_deal", "", lambda ed, n: ()),
@@ -95,7 +95,10 @@ class Tickets(Claiming):
         pend = set(s._pending)
         extra = [t for t in move.tickets if t not in pend]
         if extra:
-            return (R_TICKETS, f"ticket {extra[0]} is not among the tickets drawn ({', '.join(map(str, sorted(pend)))})")
+            return (
+                R_TICKETS,
+                f"ticket {extra[0]} is not among the tickets drawn ({', '.join(map(str, sorted(pend)))})",
+            )
         need = self.keep_min(s)
         if len(move.tickets) < need:
             where = "at setup" if s._phase == _SETUP else "after a draw"

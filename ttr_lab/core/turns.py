@@ -8,7 +8,7 @@ with nothing to do).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ..moves import Pass
 from ..phases import Phase
@@ -32,7 +32,7 @@ def _identity(moves: list[Any]) -> list[Any]:
 class Turns(Row):
     """Whose decision it is, passing, and the final round."""
 
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_phase", "", lambda ed, n: int(Phase.SETUP_TICKETS)),
         Field("_cur", "", lambda ed, n: 0),
         Field("_first", "", lambda ed, n: 0),

@@ -16,5 +16,14 @@ from .europe import Europe
 from .rails_sails import GreatLakes, RailsSails
 from .usa import USA
 
-__all__ = ["Edition", "USA", "Europe", "RailsSails", "GreatLakes", "find_edition", "register_edition",
-           "edition_names", "EDITIONS"]
+__all__ = [
+    "Edition",
+    "USA",
+    "Europe",
+    "RailsSails",
+    "GreatLakes",
+    "find_edition",
+    "register_edition",
+    "edition_names",
+    "EDITIONS",
+]

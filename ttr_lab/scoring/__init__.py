@@ -20,7 +20,8 @@ Examples
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..data import Route, Ticket
 from .network import Network, adjacency, bfs_path, component
@@ -74,7 +75,9 @@ def score_two_city(ticket: Ticket, adj: Network) -> TicketResult:
     return TicketResult(ticket, True, ticket.points, path)
 
 
-def ticket_path(state: GameState, player: int, ticket: Ticket, *, extra_routes: tuple[int, ...] = ()) -> tuple[int, ...] | None:
+def ticket_path(
+    state: GameState, player: int, ticket: Ticket, *, extra_routes: tuple[int, ...] = ()
+) -> tuple[int, ...] | None:
     """The player's routes (ids, in order) joining a two-city ticket, or None."""
     return bfs_path(network(state, player, extra_routes), ticket.a, ticket.b)
 
@@ -120,8 +123,20 @@ def outcome(state: GameState) -> Outcome:
     for s in base:
         extra = tuple(bonuses[s.player])
         total = s.route_points + s.ticket_points + sum(v for _, v in extra) + sum(v for _, v in s.adjustments)
-        scored.append(PlayerScore(s.player, s.name, s.routes, s.route_points, s.tickets, s.longest_path,
-                                  s.longest_path_routes, extra, s.adjustments, total))
+        scored.append(
+            PlayerScore(
+                s.player,
+                s.name,
+                s.routes,
+                s.route_points,
+                s.tickets,
+                s.longest_path,
+                s.longest_path_routes,
+                extra,
+                s.adjustments,
+                total,
+            )
+        )
     keys = {s.player: ed.tiebreak_key(state, s, holders) for s in scored}
     order = sorted(range(state.n), key=lambda p: (-scored[p].total, tuple(-k for k in keys[p]), p))
     ranking: list[tuple[int, ...]] = []

@@ -15,7 +15,7 @@ from route objects in id order, so every answer is deterministic.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..data import Route
 

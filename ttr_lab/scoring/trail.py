@@ -31,16 +31,16 @@ A tiny four-city network (rules reference, scenario 14):
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from heapq import heappop, heappush
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 from ..errors import TtrError
-
 
 __all__ = ["longest_trail_edges"]
 
 # An internal edge: (end a, end b, weight, route ids in order from a to b).
-_Edge = tuple[int, int, Any, tuple]
+_Edge = tuple[int, int, Any, tuple[Any, ...]]
 
 _INF = float("inf")
 
@@ -49,12 +49,12 @@ class _Done(Exception):
     """Raised inside the search when the upper bound is reached."""
 
 
-def _oriented(edge: _Edge, start: int) -> tuple:
+def _oriented(edge: _Edge, start: int) -> tuple[Any, ...]:
     """The route ids of ``edge`` in the order met when walking from ``start``."""
     return edge[3] if edge[0] == start else edge[3][::-1]
 
 
-def _euler(edges: list[_Edge], start: int) -> tuple:
+def _euler(edges: list[_Edge], start: int) -> tuple[Any, ...]:
     """Hierholzer: an Euler trail (or circuit) of connected ``edges`` from ``start``."""
     adj: dict[int, list[tuple[int, int]]] = {}
     for i, (a, b, _w, _s) in enumerate(edges):
@@ -64,7 +64,7 @@ def _euler(edges: list[_Edge], start: int) -> tuple:
     used = [False] * len(edges)
     ptr = dict.fromkeys(adj, 0)
     stack: list[tuple[int, int, int]] = [(start, -1, start)]  # (city, edge, came from)
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     while stack:
         v, ei, frm = stack[-1]
         lst, p = adj[v], ptr[v]
@@ -219,7 +219,7 @@ def _pieces(edges: list[_Edge], n: int) -> list[list[_Edge]]:
     return list(parts.values())
 
 
-def _euler_piece(edges: list[_Edge]) -> tuple[Any, tuple]:
+def _euler_piece(edges: list[_Edge]) -> tuple[Any, tuple[Any, ...]]:
     """Total and Euler trail of a connected piece with at most two odd cities."""
     deg: dict[int, int] = {}
     for a, b, _w, _s in edges:
@@ -229,7 +229,7 @@ def _euler_piece(edges: list[_Edge]) -> tuple[Any, tuple]:
     return sum(e[2] for e in edges), _euler(edges, odd[0] if odd else edges[0][0])
 
 
-def _search(g: _Graph, starts: list[tuple[Any, int]], best: tuple[Any, tuple]) -> tuple[Any, tuple]:
+def _search(g: _Graph, starts: list[tuple[Any, int]], best: tuple[Any, tuple[Any, ...]]) -> tuple[Any, tuple[Any, ...]]:
     """Branch and bound over trails beating ``best``.
 
     ``starts`` holds ``(upper, city)`` pairs, best first: no trail from
@@ -300,7 +300,7 @@ def _search(g: _Graph, starts: list[tuple[Any, int]], best: tuple[Any, tuple]) -
     return best_len[0], seq
 
 
-def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
+def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple[Any, ...]]:
     """Longest trail of one connected component.
 
     Take a longest trail T that, among longest ones, has the most routes.  If
@@ -343,7 +343,7 @@ def _solve_component(edges: list[_Edge]) -> tuple[Any, tuple]:
     return _search(g, [(ub, v) for ub, _i, v in starts[:-1]], incumbent)
 
 
-def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]]) -> tuple[Any, tuple]:
+def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]]) -> tuple[Any, tuple[Any, ...]]:
     """Exact longest trail of a network given as ``(route_id, u, v, length)``.
 
     Parameters
@@ -410,7 +410,7 @@ def longest_trail_edges(edges: Sequence[tuple[Hashable, Hashable, Hashable, Any]
     for e in inner:
         parts.setdefault(find(e[0]), []).append(e)
     comps = sorted(parts.values(), key=lambda es: -sum(e[2] for e in es))  # stable
-    best: tuple[Any, tuple] = (-1, ())
+    best: tuple[Any, tuple[Any, ...]] = (-1, ())
     for comp in comps:
         if sum(e[2] for e in comp) <= best[0]:
             break  # this part, and every smaller one, cannot do better

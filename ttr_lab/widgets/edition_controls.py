@@ -32,7 +32,7 @@ _GREY = ("#b0bec5", "#111111")
 
 def _ink(fill: str) -> str:
     h = fill.lstrip("#")
-    light = sum(w * int(h[i:i + 2], 16) for w, i in ((0.299, 0), (0.587, 2), (0.114, 4))) > 150
+    light = sum(w * int(h[i : i + 2], 16) for w, i in ((0.299, 0), (0.587, 2), (0.114, 4))) > 150
     return "#111111" if light else "#ffffff"
 
 
@@ -68,13 +68,16 @@ def card_label(game: Any, name: str | None) -> str:
 
 def chips(game: Any, hand: dict[str, int]) -> str:
     """A hand as coloured chips; with several piles, one line per kind (trains, ships, wilds)."""
+
     def chip(name: str, k: int) -> str:
         fill, ink = card_look(game, name)
         ct = _card_type(game, name)
         shape = "12px" if ct is not None and ct.kind == "ship" else "4px"
-        return (f'<span class="ttr-card ttr-card-{name}" style="background:{fill};color:{ink};'
-                f'border:1px solid #555;border-radius:{shape};padding:1px 6px;margin:1px;'
-                f'display:inline-block">{html.escape(card_label(game, name))} × {k}</span>')
+        return (
+            f'<span class="ttr-card ttr-card-{name}" style="background:{fill};color:{ink};'
+            f"border:1px solid #555;border-radius:{shape};padding:1px 6px;margin:1px;"
+            f'display:inline-block">{html.escape(card_label(game, name))} × {k}</span>'
+        )
 
     if len(game.edition.pile_names) < 2:
         return " ".join(chip(n, k) for n, k in hand.items())
@@ -97,34 +100,59 @@ class EditionControls:
         g = self.game
         piles = g.edition.pile_names
         self._multi_pile = len(piles) > 1
-        self._refill = W.ToggleButtons(options=[(f"refill from {p}", p) for p in sorted(piles)],
-                                       value="trains" if "trains" in piles else sorted(piles)[0],
-                                       style={"button_width": "auto"}).add_class("ttr-refill")
-        self._blinds = [self._button(f"{p} deck", f"ttr-deck-{p}", lambda i=i: self.draw_blind(piles[i]))
-                        for i, p in enumerate(piles)] if self._multi_pile else []
-        self._stop = self._button("Stop (keep one card)", "ttr-stop", lambda: self.play_move(StopDrawing()),
-                                  button_style="warning")
+        self._refill = W.ToggleButtons(
+            options=[(f"refill from {p}", p) for p in sorted(piles)],
+            value="trains" if "trains" in piles else sorted(piles)[0],
+            style={"button_width": "auto"},
+        ).add_class("ttr-refill")
+        self._blinds = (
+            [
+                self._button(f"{p} deck", f"ttr-deck-{p}", lambda i=i: self.draw_blind(piles[i]))
+                for i, p in enumerate(piles)
+            ]
+            if self._multi_pile
+            else []
+        )
+        self._stop = self._button(
+            "Stop (keep one card)", "ttr-stop", lambda: self.play_move(StopDrawing()), button_style="warning"
+        )
         # tunnel
         self._tunnel_info = W.HTML().add_class("ttr-tunnel-info")
         self._tunnel_pay = W.ToggleButtons(options=[], style={"button_width": "auto"}).add_class("ttr-tunnel-options")
-        self._tunnel_box = W.VBox([self._tunnel_info, self._tunnel_pay, W.HBox([
-            self._button("Pay", "ttr-tunnel-pay", self.pay_tunnel, button_style="success"),
-            self._button("Decline", "ttr-tunnel-decline", self.decline_tunnel, button_style="danger")])]
+        self._tunnel_box = W.VBox(
+            [
+                self._tunnel_info,
+                self._tunnel_pay,
+                W.HBox(
+                    [
+                        self._button("Pay", "ttr-tunnel-pay", self.pay_tunnel, button_style="success"),
+                        self._button("Decline", "ttr-tunnel-decline", self.decline_tunnel, button_style="danger"),
+                    ]
+                ),
+            ]
         ).add_class("ttr-tunnel-box")
         # setup split
-        self._pieces_slider = W.IntSlider(value=0, min=0, max=1, description="trains",
-                                          continuous_update=True).add_class("ttr-pieces-slider")
+        self._pieces_slider = W.IntSlider(
+            value=0, min=0, max=1, description="trains", continuous_update=True
+        ).add_class("ttr-pieces-slider")
         self._pieces_label = W.HTML().add_class("ttr-pieces-label")
         self._pieces_slider.observe(lambda _c: self._label_pieces(), "value")
-        self._pieces_box = W.VBox([W.HTML("<b>Split your pieces (secret until all have chosen):</b>"),
-                                   self._pieces_slider, self._pieces_label,
-                                   self._button("Choose", "ttr-choose-pieces", self.choose_pieces,
-                                                button_style="primary")]).add_class("ttr-pieces-box")
+        self._pieces_box = W.VBox(
+            [
+                W.HTML("<b>Split your pieces (secret until all have chosen):</b>"),
+                self._pieces_slider,
+                self._pieces_label,
+                self._button("Choose", "ttr-choose-pieces", self.choose_pieces, button_style="primary"),
+            ]
+        ).add_class("ttr-pieces-box")
         self._pieces_values: tuple[int, ...] = ()
         # exchange
         self._exchange = W.Dropdown(options=[], layout=W.Layout(width="auto")).add_class("ttr-exchange")
-        self._exchange_box = W.VBox([W.HTML("<b>Exchange pieces</b> (−1 point each):"), W.HBox([
-            self._exchange, self._button("Exchange", "ttr-exchange-button", self.exchange)])]
+        self._exchange_box = W.VBox(
+            [
+                W.HTML("<b>Exchange pieces</b> (−1 point each):"),
+                W.HBox([self._exchange, self._button("Exchange", "ttr-exchange-button", self.exchange)]),
+            ]
         ).add_class("ttr-exchange-box")
         self._exchange_moves: list[ExchangePieces] = []
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
@@ -147,8 +175,9 @@ class EditionControls:
         if not options:
             probe = self._probe_build(city)
             if probe is None:
-                return self._refuse(f"Nothing to build in {city}: the {g.edition.name} edition has no "
-                                    "stations or harbors.")
+                return self._refuse(
+                    f"Nothing to build in {city}: the {g.edition.name} edition has no stations or harbors."
+                )
             rule, reason = g.why_illegal(probe) or ("?", "no payment is possible")
             what = "a station" if isinstance(probe, BuildStation) else "a harbor"
             return self._refuse(f"Cannot build {what} in {city} (rule {rule}): {reason}")
@@ -168,8 +197,11 @@ class EditionControls:
         """Pay the tunnel's extra cards with the chosen option (or option ``index``)."""
         moves = [m for m in self.game.legal_moves if isinstance(m, PayTunnel)]
         if not moves:
-            probe = PayTunnel(((self.game.tunnel.color, self.game.tunnel.extra),)) if \
-                getattr(self.game, "tunnel", None) else PayTunnel((("loco", 1),))
+            probe = (
+                PayTunnel(((self.game.tunnel.color, self.game.tunnel.extra),))
+                if getattr(self.game, "tunnel", None)
+                else PayTunnel((("loco", 1),))
+            )
             rule, reason = self.game.why_illegal(probe) or ("?", "no payment is possible")
             return self._refuse(f"Cannot pay the tunnel (rule {rule}): {reason}")
         i = self._tunnel_pay.value if index is None else index
@@ -237,7 +269,7 @@ class EditionControls:
         g = self.game
         legal = list(g.legal_moves) if person and g.phase != Phase.TURN else []
         turn = person and g.phase == Phase.TURN
-        show = lambda w, on: setattr(w.layout, "display", "flex" if on else "none")  # noqa: E731
+        show = lambda w, on: setattr(w.layout, "display", "flex" if on else "none")
         # piles and stop
         if self._multi_pile:
             self._deck.layout.display = "none"
@@ -254,16 +286,27 @@ class EditionControls:
                 self._tunnel_pay.options = opts
                 self._tunnel_pay.value = 0 if opts else None
             route = g.map.route(tunnel.route).label() if g.map.has_route(tunnel.route) else tunnel.route
-            shown = " ".join(f'<span class="ttr-card" style="background:{card_look(g, c)[0]};'
-                             f'color:{card_look(g, c)[1]};border:1px solid #555;border-radius:4px;'
-                             f'padding:1px 6px">{html.escape(c)}</span>' for c in tunnel.revealed) or "<i>none</i>"
-            need = (f"<b>{tunnel.extra} more</b> {html.escape(tunnel.color)} or locomotive card"
-                    f"{'s' if tunnel.extra != 1 else ''}" if tunnel.color != "loco" else
-                    f"<b>{tunnel.extra} more</b> locomotive{'s' if tunnel.extra != 1 else ''}")
+            shown = (
+                " ".join(
+                    f'<span class="ttr-card" style="background:{card_look(g, c)[0]};'
+                    f"color:{card_look(g, c)[1]};border:1px solid #555;border-radius:4px;"
+                    f'padding:1px 6px">{html.escape(c)}</span>'
+                    for c in tunnel.revealed
+                )
+                or "<i>none</i>"
+            )
+            need = (
+                f"<b>{tunnel.extra} more</b> {html.escape(tunnel.color)} or locomotive card"
+                f"{'s' if tunnel.extra != 1 else ''}"
+                if tunnel.color != "loco"
+                else f"<b>{tunnel.extra} more</b> locomotive{'s' if tunnel.extra != 1 else ''}"
+            )
             can = "" if pays else "<br><i>You cannot pay: decline.</i>"
-            self._tunnel_info.value = (f"<b>Tunnel {html.escape(str(route))}</b>: paid "
-                                       f"{html.escape(cards_in_words(tunnel.paid))}<br>revealed: {shown}"
-                                       f"<br>needed: {need}{can}")
+            self._tunnel_info.value = (
+                f"<b>Tunnel {html.escape(str(route))}</b>: paid "
+                f"{html.escape(cards_in_words(tunnel.paid))}<br>revealed: {shown}"
+                f"<br>needed: {need}{can}"
+            )
         # setup split
         choosing = person and visible and g.phase == Phase.SETUP_PIECES
         show(self._pieces_box, choosing)
@@ -285,9 +328,14 @@ class EditionControls:
         show(self._exchange_box, bool(moves))
         if moves != self._exchange_moves:
             self._exchange_moves = moves
-            self._exchange.options = [(f"take {m.count} {m.take} from the box "
-                                       f"(return {m.count} {'ships' if m.take == 'trains' else 'trains'})", i)
-                                      for i, m in enumerate(moves)]
+            self._exchange.options = [
+                (
+                    f"take {m.count} {m.take} from the box "
+                    f"(return {m.count} {'ships' if m.take == 'trains' else 'trains'})",
+                    i,
+                )
+                for i, m in enumerate(moves)
+            ]
             self._exchange.value = 0 if moves else None
 
     def _score_columns(self, q: int) -> list[tuple[str, str]]:

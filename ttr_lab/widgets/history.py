@@ -44,8 +44,7 @@ class HistoryWidget(W.VBox):
         Board width in pixels (default 720).
     """
 
-    def __init__(self, record: Record | GameState | str | Path, *, ply: int | None = None,
-                 width: int = 720) -> None:
+    def __init__(self, record: Record | GameState | str | Path, *, ply: int | None = None, width: int = 720) -> None:
         if isinstance(record, GameState):
             record = Record.from_state(record)
         elif isinstance(record, (str, Path)):
@@ -59,8 +58,7 @@ class HistoryWidget(W.VBox):
             try:
                 move = parse_move(text)
                 name = g.player_names[g.current_player]
-                what = (f"kept {len(move.tickets)} tickets" if isinstance(move, KeepTickets)
-                        else g.describe(move))
+                what = f"kept {len(move.tickets)} tickets" if isinstance(move, KeepTickets) else g.describe(move)
                 g.play(move)
             except TtrError as e:
                 raise RecordError(f"ply {i} ({text!r})", str(e), ply=i) from e
@@ -69,8 +67,9 @@ class HistoryWidget(W.VBox):
         n = len(self._moves)
         self._width = width
         self.fig = go.FigureWidget(board_figure(self.game, width=width))
-        self.slider = W.IntSlider(value=n, min=0, max=n, description="ply",
-                                  continuous_update=True, layout=W.Layout(width="60%")).add_class("ttr-history-slider")
+        self.slider = W.IntSlider(
+            value=n, min=0, max=n, description="ply", continuous_update=True, layout=W.Layout(width="60%")
+        ).add_class("ttr-history-slider")
         self.slider.observe(lambda c: self.goto(c["new"]), "value")
         back = W.Button(description="◀", layout=W.Layout(width="40px")).add_class("ttr-history-back")
         forward = W.Button(description="▶", layout=W.Layout(width="40px")).add_class("ttr-history-forward")
@@ -108,9 +107,11 @@ class HistoryWidget(W.VBox):
         n = len(self._moves)
         last = f"<b>{html.escape(self.move_text)}</b>" if g.ply else "<i>start of the game</i>"
         self._move.value = f"ply {g.ply} of {n}: {last}"
-        cells = "".join(f'<td style="color:{PLAYER_COLORS[p % len(PLAYER_COLORS)]}">'
-                        f"{html.escape(name)}: {g.scores[p]} points, {g.pieces(p)} trains</td>"
-                        for p, name in enumerate(g.player_names))
+        cells = "".join(
+            f'<td style="color:{PLAYER_COLORS[p % len(PLAYER_COLORS)]}">'
+            f"{html.escape(name)}: {g.scores[p]} points, {g.pieces(p)} trains</td>"
+            for p, name in enumerate(g.player_names)
+        )
         self._scores.value = f"<table><tr>{cells}</tr></table>"
         highlight = [self._moves[g.ply - 1].route] if g.ply and hasattr(self._moves[g.ply - 1], "route") else []
         update_board(self.fig, g, highlight=highlight, width=self._width)

@@ -16,7 +16,8 @@ notation.  It decides nothing itself: every answer comes from the library.
 from __future__ import annotations
 
 import html
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as W
 
@@ -65,8 +66,13 @@ class MoveInspector(W.VBox):
         Called by the "Play it" button with the selected move.
     """
 
-    def __init__(self, game: Any, *, on_select: Callable[[int | None], Any] | None = None,
-                 on_play: Callable[[Move], Any] | None = None) -> None:
+    def __init__(
+        self,
+        game: Any,
+        *,
+        on_select: Callable[[int | None], Any] | None = None,
+        on_play: Callable[[Move], Any] | None = None,
+    ) -> None:
         self.game = game
         self._on_select = on_select
         self._on_play = on_play
@@ -76,14 +82,16 @@ class MoveInspector(W.VBox):
         self._select.observe(self._selected, "value")
         self._play = W.Button(description="Play it", disabled=on_play is None).add_class("ttr-inspector-play")
         self._play.on_click(lambda _b: self._play_selected())
-        self._text = W.Text(placeholder="a move in notation, e.g. claim 57 red:2 loco:1",
-                            continuous_update=False, layout=W.Layout(width="60%")).add_class("ttr-why-text")
+        self._text = W.Text(
+            placeholder="a move in notation, e.g. claim 57 red:2 loco:1",
+            continuous_update=False,
+            layout=W.Layout(width="60%"),
+        ).add_class("ttr-why-text")
         self._why = W.Button(description="Why (not)?").add_class("ttr-why")
         self._why.on_click(lambda _b: self._explain())
         self._text.observe(lambda _c: self._explain(), "value")
         self._answer = W.HTML().add_class("ttr-why-answer")
-        super().__init__([self._summary, self._select, self._play,
-                          W.HBox([self._text, self._why]), self._answer])
+        super().__init__([self._summary, self._select, self._play, W.HBox([self._text, self._why]), self._answer])
         self.add_class("ttr-inspector")
         self.refresh()
 
@@ -98,9 +106,11 @@ class MoveInspector(W.VBox):
                 routes = len({m.route for m in groups[k]}) if k == "claims" else 0
                 extra = f" on {routes} route{'s' if routes != 1 else ''}" if routes else ""
                 rows.append(f"<tr><td>{k}</td><td>{len(groups[k])}{extra}</td></tr>")
-        self._summary.value = (f"<b>{len(self._moves)} legal moves</b> for "
-                               f"{html.escape(g.player_names[g.current_player])} ({g.phase.name})"
-                               f"<table>{''.join(rows)}</table>")
+        self._summary.value = (
+            f"<b>{len(self._moves)} legal moves</b> for "
+            f"{html.escape(g.player_names[g.current_player])} ({g.phase.name})"
+            f"<table>{''.join(rows)}</table>"
+        )
         with self.hold_sync():
             self._select.options = [(self._label(m), i) for i, m in enumerate(self._moves)]
             self._select.value = None

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import difflib
 import html
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as W
 import plotly.graph_objects as go
 
-from ..errors import IllegalMoveError, InvalidMoveError
 from ..editions.rails_sails import ChoosePieces
+from ..errors import IllegalMoveError, InvalidMoveError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, cards_in_words, parse_move
 from ..render import PLAYER_COLORS, board_figure, route_at, route_trace_index, update_board
 from ..scoring import ticket_status
@@ -49,13 +50,15 @@ _PROMPTS = {
     Phase.SETUP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
     Phase.KEEP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep.",
     Phase.TURN: "{name}, your turn: take a face-up card or draw from the deck, "
-                "click a route's marker to claim it, or draw tickets.",
+    "click a route's marker to claim it, or draw tickets.",
     Phase.SECOND_CARD: "{name}: take a second card (not a face-up locomotive) or draw from the deck.",
     Phase.TUNNEL: "{name}: the tunnel asks for more cards: pay them or decline.",
     Phase.SETUP_PIECES: "{name}: choose how many trains to keep (the rest are ships) and press Choose.",
 }
-_BUILD_HINT = {"stations_left": " or click a city to build a station",
-               "harbors_left": " or click a harbor city to build a harbor"}
+_BUILD_HINT = {
+    "stations_left": " or click a city to build a station",
+    "harbors_left": " or click a harbor city to build a harbor",
+}
 
 
 def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> None:
@@ -63,8 +66,7 @@ def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> Non
         if key not in known:
             near = difflib.get_close_matches(key, known, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise TypeError(f"{cls}() got an unexpected keyword argument {key!r}{hint} "
-                            f"(known: {', '.join(known)})")
+            raise TypeError(f"{cls}() got an unexpected keyword argument {key!r}{hint} (known: {', '.join(known)})")
 
 
 class _TicketPath:
@@ -106,8 +108,10 @@ class _TicketPaths:
             from ..analysis.position import cards_needed, ticket_network, ticket_paths
 
             self._key = key
-            self._paths = [_TicketPath(t, found, cards_needed(g, found.new_routes) if found else None)
-                           for t, found in ticket_paths(g, p)]
+            self._paths = [
+                _TicketPath(t, found, cards_needed(g, found.new_routes) if found else None)
+                for t, found in ticket_paths(g, p)
+            ]
             self.network = ticket_network(g, p) if g.tickets(p) else None
             self.approx = ticket_network(g, p, method="approx") if self.network else None
         return self._paths
@@ -117,8 +121,10 @@ class _TicketPaths:
         if self.network is None:
             return ""
         n, a = self.network, self.approx
-        return (f"<div class='ttr-network'>All tickets together: <b>{n.cost}</b> more cars "
-                f"(exact Steiner tree, {len(n.new_routes)} new routes); networkx's approximation: {a.cost}</div>")
+        return (
+            f"<div class='ttr-network'>All tickets together: <b>{n.cost}</b> more cars "
+            f"(exact Steiner tree, {len(n.new_routes)} new routes); networkx's approximation: {a.cost}</div>"
+        )
 
 
 class PlayWidget(EditionControls, W.VBox):
@@ -153,8 +159,12 @@ class PlayWidget(EditionControls, W.VBox):
             self.game = edition
         else:
             players = kwargs.get("players", ("You", "bot", "bot"))
-            self.game = new_game(edition, players if isinstance(players, int) else list(players),
-                                 seed=kwargs.get("seed", 0), **dict(kwargs.get("options") or {}))
+            self.game = new_game(
+                edition,
+                players if isinstance(players, int) else list(players),
+                seed=kwargs.get("seed", 0),
+                **dict(kwargs.get("options") or {}),
+            )
         g = self.game
         self.bots: dict[int, Any] = dict(kwargs.get("bots") or {})
         names = [n.strip().lower() for n in g.player_names]
@@ -188,8 +198,9 @@ class PlayWidget(EditionControls, W.VBox):
         self.fig = go.FigureWidget(board_figure(g, width=self._width))
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self._status = W.HTML().add_class("ttr-status")
-        self._faceup = [self._button("", f"ttr-faceup-{i + 1}", lambda i=i: self.click_faceup(i + 1))
-                        for i in range(len(g.row))]
+        self._faceup = [
+            self._button("", f"ttr-faceup-{i + 1}", lambda i=i: self.click_faceup(i + 1)) for i in range(len(g.row))
+        ]
         for button in self._faceup:  # a white card needs an edge
             button.layout.border = "1px solid #555"
             button.layout.min_width = "64px"
@@ -199,37 +210,63 @@ class PlayWidget(EditionControls, W.VBox):
         self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
         self._extra = W.HBox([]).add_class("ttr-extra-moves")  # stop / pass when the library offers them
         self._pay = W.ToggleButtons(options=[], style={"button_width": "auto"}).add_class("ttr-payment")
-        self._pay_box = W.VBox([W.HTML("<b>Pay with:</b>"), self._pay, W.HBox([
-            self._button("Confirm", "ttr-confirm", self._confirm_claim, button_style="success"),
-            self._button("Cancel", "ttr-cancel", self._cancel_claim)])]).add_class("ttr-pay-box")
+        self._pay_box = W.VBox(
+            [
+                W.HTML("<b>Pay with:</b>"),
+                self._pay,
+                W.HBox(
+                    [
+                        self._button("Confirm", "ttr-confirm", self._confirm_claim, button_style="success"),
+                        self._button("Cancel", "ttr-cancel", self._cancel_claim),
+                    ]
+                ),
+            ]
+        ).add_class("ttr-pay-box")
         self._checks: list[W.Checkbox] = []
         self._keep_list = W.VBox([])
-        self._keep_box = W.VBox([W.HTML("<b>Tickets to keep:</b>"), self._keep_list,
-                                 self._button("Keep", "ttr-keep", self._keep, button_style="primary")]
-                                ).add_class("ttr-keep-box")
+        self._keep_box = W.VBox(
+            [
+                W.HTML("<b>Tickets to keep:</b>"),
+                self._keep_list,
+                self._button("Keep", "ttr-keep", self._keep, button_style="primary"),
+            ]
+        ).add_class("ttr-keep-box")
         self._hand = W.HTML().add_class("ttr-hand")
         self._reveal = self._button("Show my hand", "ttr-reveal", self._reveal_hand)
         self._tickets = W.HTML().add_class("ttr-tickets")
         self._scores = W.HTML().add_class("ttr-scores")
         self._undo = self._button("↶ Undo", "ttr-undo", self.undo)
         self._redo_button = self._button("↷ Redo", "ttr-redo", self.redo)
-        self._hide = W.Checkbox(value=hide, description="hidden hands", indent=False,
-                                layout=W.Layout(width="auto")).add_class("ttr-hide")
-        self._show_paths = W.Checkbox(value=paths, description="ticket paths", indent=False,
-                                      layout=W.Layout(width="auto")).add_class("ttr-paths")
+        self._hide = W.Checkbox(
+            value=hide, description="hidden hands", indent=False, layout=W.Layout(width="auto")
+        ).add_class("ttr-hide")
+        self._show_paths = W.Checkbox(
+            value=paths, description="ticket paths", indent=False, layout=W.Layout(width="auto")
+        ).add_class("ttr-paths")
         self._hide.observe(lambda _c: self._toggle(), "value")
         self._show_paths.observe(lambda _c: self._toggle(), "value")
         self._log = W.HTML().add_class("ttr-log")
         self._outcome = W.HTML().add_class("ttr-outcome")
         self.inspector = MoveInspector(g, on_select=self._inspect, on_play=self.play_move)
-        self._tabs = W.Tab([self._log, self.inspector, self._outcome],
-                           titles=("Log", "Legal moves", "Score breakdown"))
+        self._tabs = W.Tab([self._log, self.inspector, self._outcome], titles=("Log", "Legal moves", "Score breakdown"))
         self._tabs.observe(lambda _c: self._refresh_inspector(), "selected_index")
-        side = W.VBox([self._pay_box, *self._edition_side(), self._keep_box, self._hand, self._reveal, self._tickets, self._scores,
-                       W.HBox([self._undo, self._redo_button]), W.HBox([self._hide, self._show_paths])],
-                      layout=W.Layout(width="320px", margin="0 0 0 8px")).add_class("ttr-side")
-        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, *self._edition_row(),
-                       self._extra]).add_class("ttr-cards")
+        side = W.VBox(
+            [
+                self._pay_box,
+                *self._edition_side(),
+                self._keep_box,
+                self._hand,
+                self._reveal,
+                self._tickets,
+                self._scores,
+                W.HBox([self._undo, self._redo_button]),
+                W.HBox([self._hide, self._show_paths]),
+            ],
+            layout=W.Layout(width="320px", margin="0 0 0 8px"),
+        ).add_class("ttr-side")
+        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, *self._edition_row(), self._extra]).add_class(
+            "ttr-cards"
+        )
         super().__init__([self._status, cards, W.HBox([self.fig, side]), self._tabs])
         self.add_class("ttr-play")
 
@@ -300,7 +337,7 @@ class PlayWidget(EditionControls, W.VBox):
                     g.push(move)
                 return self._refuse("Nothing to undo: no earlier decision of yours.")
         self._redo.extend(popped)
-        self._lines = self._lines[:g.ply]
+        self._lines = self._lines[: g.ply]
         self._pending_claim = []
         self._message = f"Undone: back to ply {g.ply}."
         self.refresh(run_bots=False)
@@ -325,7 +362,7 @@ class PlayWidget(EditionControls, W.VBox):
         """Bring every control up to date with :attr:`game` (after changing it directly)."""
         g = self.game
         if len(self._lines) != g.ply:  # the game was changed behind our back
-            self._lines = self._lines[:g.ply] + [str(m) for m in g.move_stack[len(self._lines):]]
+            self._lines = self._lines[: g.ply] + [str(m) for m in g.move_stack[len(self._lines) :]]
             self._redo.clear()
         if run_bots and self.bots and not g.is_over and g.current_player in self.bots:
             self._message += self._run_bots()
@@ -406,9 +443,13 @@ class PlayWidget(EditionControls, W.VBox):
 
     def _extra_moves(self) -> list[Move]:
         """Legal moves without a button of their own (stop drawing, pass)."""
-        return [m for m in self.game.legal_moves
-                if not isinstance(m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets,
-                                      *self._edition_extra_types()))]
+        return [
+            m
+            for m in self.game.legal_moves
+            if not isinstance(
+                m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets, *self._edition_extra_types())
+            )
+        ]
 
     def _pieces_revealed(self) -> str:
         g = self.game
@@ -462,8 +503,9 @@ class PlayWidget(EditionControls, W.VBox):
     def _status_html(self) -> str:
         msg = html.escape(self._message).replace("\n", "<br>")
         cls = "ttr-error" if self._message.startswith("⚠") else "ttr-message"
-        return f'<div class="ttr-prompt"><b>{html.escape(self._prompt())}</b></div>' + \
-               (f'<div class="{cls}">{msg}</div>' if msg else "")
+        return f'<div class="ttr-prompt"><b>{html.escape(self._prompt())}</b></div>' + (
+            f'<div class="{cls}">{msg}</div>' if msg else ""
+        )
 
     def _board_options(self) -> dict[str, Any]:
         g = self.game
@@ -499,8 +541,9 @@ class PlayWidget(EditionControls, W.VBox):
         if len(extra) > _MAX_EXTRA:  # e.g. every station of Europe: use the Legal moves tab
             extra = []
         if [b.description for b in self._extra.children] != [str(m) for m in extra]:
-            self._extra.children = [self._button(str(m), f"ttr-move-{str(m).split()[0]}",
-                                                 lambda m=m: self.play_move(m)) for m in extra]
+            self._extra.children = [
+                self._button(str(m), f"ttr-move-{str(m).split()[0]}", lambda m=m: self.play_move(m)) for m in extra
+            ]
         self._undo.disabled = not g.move_stack
         self._redo_button.disabled = not self._redo
         self._pay_box.layout.display = "flex" if self._pending_claim else "none"
@@ -511,8 +554,9 @@ class PlayWidget(EditionControls, W.VBox):
             self._keep_ids = ids
             self._checks = []
             for t in g.pending_tickets if choosing else ():
-                box = W.Checkbox(value=True, description=f"{t.label()} ({t.points})", indent=False,
-                                 layout=W.Layout(width="auto")).add_class(f"ttr-ticket-{t.id}")
+                box = W.Checkbox(
+                    value=True, description=f"{t.label()} ({t.points})", indent=False, layout=W.Layout(width="auto")
+                ).add_class(f"ttr-ticket-{t.id}")
                 box._ticket_id = t.id
                 self._checks.append(box)
             self._keep_list.children = self._checks
@@ -527,8 +571,9 @@ class PlayWidget(EditionControls, W.VBox):
         visible = self._hand_visible()
         self._reveal.layout.display = "none" if visible else "flex"
         if visible:
-            self._hand.value = (f"<b>Hand of {name}</b>: {g.hand_size(p)} cards<br>"
-                                f"{chips(g, g.hand(p)) or '<i>no cards</i>'}")
+            self._hand.value = (
+                f"<b>Hand of {name}</b>: {g.hand_size(p)} cards<br>{chips(g, g.hand(p)) or '<i>no cards</i>'}"
+            )
             self._tickets.value = self._tickets_html(p)
         else:
             self._hand.value = f"<b>Hand of {name}</b>: {g.hand_size(p)} cards (hidden)"
@@ -539,19 +584,29 @@ class PlayWidget(EditionControls, W.VBox):
             colour = PLAYER_COLORS[q % len(PLAYER_COLORS)]
             kind = "bot" if q in self.bots else "person"
             pieces = "".join(f"<td>{cell}</td>" for _, cell in self._score_columns(q))
-            rows.append(f'<tr><td>{mark}</td><td style="color:{colour};font-weight:bold">{html.escape(who)}</td>'
-                        f"<td>{kind}</td><td>{g.scores[q]}</td>{pieces}<td>{g.hand_size(q)}</td>"
-                        f"<td>{len(g.tickets(q))}</td></tr>")
+            rows.append(
+                f'<tr><td>{mark}</td><td style="color:{colour};font-weight:bold">{html.escape(who)}</td>'
+                f"<td>{kind}</td><td>{g.scores[q]}</td>{pieces}<td>{g.hand_size(q)}</td>"
+                f"<td>{len(g.tickets(q))}</td></tr>"
+            )
         turns = "" if g.final_turns_left is None else f"<br><b>Final round:</b> {g.final_turns_left} turns left"
         heads = "".join(f"<th>{h}</th>" for h, _ in self._score_columns(0))
-        self._scores.value = ("<table><tr><th></th><th>player</th><th></th><th>score</th>"
-                              f"{heads}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}")
+        self._scores.value = (
+            "<table><tr><th></th><th>player</th><th></th><th>score</th>"
+            f"{heads}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}"
+        )
         lines = [html.escape(s) for s in self._lines[-12:]]
         start = len(self._lines) - len(lines) + 1
-        self._log.value = "<ol start='%d' style='margin:0'>%s</ol>" % (
-            start, "".join(f"<li>{s}</li>" for s in lines)) if lines else "<i>no moves yet</i>"
-        self._outcome.value = (f"<pre>{html.escape(str(g.outcome()))}</pre>" if g.is_over else
-                               "<i>The full breakdown appears here when the game ends.</i>")
+        self._log.value = (
+            "<ol start='%d' style='margin:0'>%s</ol>" % (start, "".join(f"<li>{s}</li>" for s in lines))
+            if lines
+            else "<i>no moves yet</i>"
+        )
+        self._outcome.value = (
+            f"<pre>{html.escape(str(g.outcome()))}</pre>"
+            if g.is_over
+            else "<i>The full breakdown appears here when the game ends.</i>"
+        )
         if g.is_over != self._over:  # show the breakdown when the game ends
             self._over = g.is_over
             self._tabs.selected_index = 2 if g.is_over else 0
@@ -563,8 +618,11 @@ class PlayWidget(EditionControls, W.VBox):
         costs = {t.ticket.id: t for t in self._paths.for_player(g, p)} if self._show_paths.value else {}
         items = []
         for r in results:
-            mark = '<span style="color:#2e7d32">✔ hit</span>' if r.completed else \
-                '<span style="color:#c62828">✘ miss</span>'
+            mark = (
+                '<span style="color:#2e7d32">✔ hit</span>'
+                if r.completed
+                else '<span style="color:#c62828">✘ miss</span>'
+            )
             extra = ""
             if r.ticket.id in costs and not r.completed:
                 extra = f" — {costs[r.ticket.id].summary}"
@@ -578,8 +636,13 @@ class PlayWidget(EditionControls, W.VBox):
             self.inspector.refresh()
 
 
-def play(edition: str | GameState = "usa", *, players: Sequence[str] | int = ("You", "bot", "bot"),
-         seed: int = 0, **kwargs: Any) -> PlayWidget:
+def play(
+    edition: str | GameState = "usa",
+    *,
+    players: Sequence[str] | int = ("You", "bot", "bot"),
+    seed: int = 0,
+    **kwargs: Any,
+) -> PlayWidget:
     """One line to play: ``ttr_lab.play("usa", players=["You", "bot"], seed=7)``.
 
     Takes the same keyword arguments as :class:`PlayWidget`.

@@ -28,18 +28,27 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
+from ...cards import STANDARD_CARD_TYPES
 from ...core import register_edition
 from ...scoring.results import PlayerScore
-from ...cards import STANDARD_CARD_TYPES
 from .ferries import R_EUROPE, Ferries
 from .long_tickets import LongTickets
 from .stations import BuildStation, Stations, station_borrowing
 from .tunnels import TUNNEL, DeclineTunnel, PayTunnel, TunnelClaim, Tunnels
 
-__all__ = ["Europe", "BuildStation", "PayTunnel", "DeclineTunnel", "TunnelClaim", "TUNNEL", "station_borrowing",
-           "R_EUROPE"]
+__all__ = [
+    "Europe",
+    "BuildStation",
+    "PayTunnel",
+    "DeclineTunnel",
+    "TunnelClaim",
+    "TUNNEL",
+    "station_borrowing",
+    "R_EUROPE",
+]
 
 
 @register_edition

@@ -9,7 +9,7 @@ Position field: ``_box`` (ticket ids in the box).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ...core import Api, Edition, Field
 from ...errors import TtrError
@@ -30,7 +30,7 @@ def _load_box(ed: Any, n: int, data: Any) -> tuple[int, ...]:
 class LongTickets(Edition):
     """Mixin: the long-ticket deal and the box."""
 
-    fields = (Field("_box", "box", lambda ed, n: (), lambda ed, v: list(v), _load_box),)
+    fields: ClassVar[tuple[Field, ...]] = (Field("_box", "box", lambda ed, n: (), lambda ed, v: list(v), _load_box),)
     api = {"box_size": Api("box_size", prop=True)}
     long_tickets: tuple[int, ...] = ()
     regular_tickets: tuple[int, ...] = ()

@@ -69,11 +69,19 @@ def _station_moves(arg: tuple[str, list[CardList]]) -> list[Move]:
 
 
 def _load_stations(ed: Any, n: int, data: Any) -> tuple[tuple[str, ...], ...]:
-    if not isinstance(data, list) or len(data) != n or not all(
-        isinstance(s, list) and len(s) <= 100 and all(isinstance(c, str) for c in s) for s in data
+    if (
+        not isinstance(data, list)
+        or len(data) != n
+        or not all(isinstance(s, list) and len(s) <= 100 and all(isinstance(c, str) for c in s) for s in data)
     ):
         raise TtrError("expected one list of city names per player")
     return tuple(tuple(s) for s in data)
+
+
+def _root(up: dict[str, str], x: str) -> str:
+    while x in up:
+        x = up[x]
+    return x
 
 
 def station_borrowing(state: GameState, player: int) -> dict[str, int | None]:
@@ -85,7 +93,7 @@ def station_borrowing(state: GameState, player: int) -> dict[str, int | None]:
     Only connectivity matters for tickets, so candidates are reduced to the
     pairs of own-network components they join.
     """
-    ed = state.edition
+    ed: Any = state.edition  # Europe, with the station tables
     cities = state._stations[player]
     if not cities:
         return {}
@@ -124,25 +132,19 @@ def station_borrowing(state: GameState, player: int) -> dict[str, int | None]:
     best: tuple[int, int, int] | None = None
     choice: tuple[Any, ...] = (None,) * len(cities)
     for combo in product(*options):
-        up: dict[str, str] = {}
-
-        def root(x: str) -> str:
-            while x in up:
-                x = up[x]
-            return x
-
+        up: dict[str, str] = {}  # union-find over the components, for this combination
         used = 0
         for c in combo:
             if c is not None:
                 used += 1
-                ra, rb = root(c[1]), root(c[2])
+                ra, rb = _root(up, c[1]), _root(up, c[2])
                 if ra != rb:
                     up[ra] = rb
-        joined = [root(a) == root(b) for a, b, _, _ in ends]
+        joined = [_root(up, a) == _root(up, b) for a, b, _, _ in ends]
         total = sum(pts if ok else -pen for ok, (_, _, pts, pen) in zip(joined, ends))
-        key = (total, sum(joined), -used)
-        if best is None or key > best:
-            best, choice = key, combo
+        rank = (total, sum(joined), -used)
+        if best is None or rank > best:
+            best, choice = rank, combo
     return {city: (c[0] if c is not None else None) for city, c in zip(cities, choice)}
 
 
@@ -151,8 +153,15 @@ class Stations(Edition):
 
     moves = {BuildStation: ("check_station", "apply_station")}
     turn_actions = {"station_groups": BuildStation.rank}
-    fields = (Field("_stations", "stations", lambda ed, n: tuple(() for _ in range(n)),
-                    lambda ed, v: [list(s) for s in v], _load_stations),)
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field(
+            "_stations",
+            "stations",
+            lambda ed, n: tuple(() for _ in range(n)),
+            lambda ed, v: [list(s) for s in v],
+            _load_stations,
+        ),
+    )
     api = {
         "stations": Api("stations"),
         "stations_of": Api("stations_of"),
@@ -186,7 +195,7 @@ class Stations(Edition):
 
     def stations_of(self, s: GameState, player: int) -> tuple[str, ...]:
         """A player's station cities, in building order."""
-        return s._stations[s.seat(player)]
+        return tuple(s._stations[s.seat(player)])
 
     def stations_left(self, s: GameState, player: int) -> int:
         return self.stations_per_player - len(s._stations[s.seat(player)])

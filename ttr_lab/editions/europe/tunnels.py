@@ -31,8 +31,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Tunnels", "TunnelClaim", "PayTunnel", "DeclineTunnel", "TUNNEL"]
 
-TUNNEL = register_phase("TUNNEL", 4, "the current player pays a tunnel's extra cards or declines",
-                        busy="a tunnel claim is under way; expected to pay or decline")
+TUNNEL = register_phase(
+    "TUNNEL",
+    4,
+    "the current player pays a tunnel's extra cards or declines",
+    busy="a tunnel claim is under way; expected to pay or decline",
+)
 _TURN, _TUNNEL = int(Phase.TURN), int(TUNNEL)
 
 
@@ -105,8 +109,11 @@ def _identity(moves: list[Move]) -> list[Move]:
 def _dump_tunnel(ed: Any, v: tuple[Any, ...]) -> Any:
     if not v:
         return None
-    return {"route": ed.routes[v[0]].id, "paid": {ed.card_name(c): k for c, k in v[1]},
-            "revealed": [ed.card_name(c) for c in v[2]]}
+    return {
+        "route": ed.routes[v[0]].id,
+        "paid": {ed.card_name(c): k for c, k in v[1]},
+        "revealed": [ed.card_name(c) for c in v[2]],
+    }
 
 
 def _load_tunnel(ed: Any, n: int, data: Any) -> tuple[Any, ...]:
@@ -126,8 +133,11 @@ def _load_tunnel(ed: Any, n: int, data: Any) -> tuple[Any, ...]:
         isinstance(nm, str) and nm in index and type(k) is int and 0 < k <= ed.total_cards for nm, k in paid.items()
     ):
         raise TtrError("paid: expected {card name: count}")
-    if not isinstance(revealed, list) or not all(isinstance(nm, str) and nm in index for nm in revealed) \
-            or not 1 <= len(revealed) <= 3:
+    if (
+        not isinstance(revealed, list)
+        or not all(isinstance(nm, str) and nm in index for nm in revealed)
+        or not 1 <= len(revealed) <= 3
+    ):
         raise TtrError("revealed: expected 1 to 3 card names")
     pay = tuple(sorted((index[nm], k) for nm, k in paid.items()))
     colors = [c for c, _ in pay if not ed._wild[c]]
@@ -147,7 +157,7 @@ class Tunnels(Edition):
     route_kinds = frozenset({"train", "tunnel"})
     moves = {PayTunnel: ("check_pay_tunnel", "apply_pay_tunnel"), DeclineTunnel: ("check_decline", "apply_decline")}
     phases = {TUNNEL: "tunnel_groups"}
-    fields = (Field("_tunnel", "tunnel", lambda ed, n: (), _dump_tunnel, _load_tunnel),)
+    fields: ClassVar[tuple[Field, ...]] = (Field("_tunnel", "tunnel", lambda ed, n: (), _dump_tunnel, _load_tunnel),)
     api = {"tunnel": Api("tunnel", prop=True)}
     controls = ("tunnel",)
 
@@ -164,15 +174,28 @@ class Tunnels(Edition):
             return None
         ri, paid, revealed, extra, x = s._tunnel
         name = self.card_name
-        return TunnelClaim(route=self.routes[ri].id, paid=tuple(sorted((name(c), k) for c, k in paid)),
-                           revealed=tuple(name(c) for c in revealed), extra=extra, color=name(x))
+        return TunnelClaim(
+            route=self.routes[ri].id,
+            paid=tuple(sorted((name(c), k) for c, k in paid)),
+            revealed=tuple(name(c) for c in revealed),
+            extra=extra,
+            color=name(x),
+        )
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
         d = super().view_fields(s, player)
         t = self.tunnel(s)
-        d["tunnel"] = None if t is None else {
-            "route": t.route, "paid": dict(t.paid), "revealed": list(t.revealed), "extra": t.extra, "color": t.color,
-        }
+        d["tunnel"] = (
+            None
+            if t is None
+            else {
+                "route": t.route,
+                "paid": dict(t.paid),
+                "revealed": list(t.revealed),
+                "extra": t.extra,
+                "color": t.color,
+            }
+        )
         return d
 
     # ------------------------------------------------------------------ the claim
@@ -246,7 +269,10 @@ class Tunnels(Edition):
             if not self._wild[c] and c != x:
                 if self._wild[x]:
                     return (R_EUROPE, "the claim was paid with locomotives only: the extra cards must be locomotives")
-                return (R_EUROPE, f"the extra cards must be {self.card_name(x)} or locomotives, not {self.card_name(c)}")
+                return (
+                    R_EUROPE,
+                    f"the extra cards must be {self.card_name(x)} or locomotives, not {self.card_name(c)}",
+                )
         return None
 
     def apply_pay_tunnel(self, s: GameState, move: PayTunnel) -> None:

@@ -42,7 +42,8 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ...core import register_edition
 from ...core.base import check_choice
@@ -51,18 +52,30 @@ from .cards import DECKS, RS_CARD_TYPES, RS_COLORS
 from .exchange import Exchange, ExchangePieces
 from .harbors import BuildHarbor, Harbors
 from .payments import R_RS, RSPayments
-from .piles import Piles
 from .pieces import SETUP_PIECES, ChoosePieces
+from .piles import Piles
 from .tours import TOUR_ORDERS, Tours, score_tour, tour_in_order
 
-__all__ = ["RailsSails", "GreatLakes", "RS_COLORS", "RS_CARD_TYPES", "TourResult", "tour_in_order", "score_tour",
-           "BuildHarbor", "ExchangePieces", "ChoosePieces", "SETUP_PIECES", "R_RS"]
+__all__ = [
+    "RailsSails",
+    "GreatLakes",
+    "RS_COLORS",
+    "RS_CARD_TYPES",
+    "TourResult",
+    "tour_in_order",
+    "score_tour",
+    "BuildHarbor",
+    "ExchangePieces",
+    "ChoosePieces",
+    "SETUP_PIECES",
+    "R_RS",
+]
 
 _TIEBREAKS = ("shared", "completed_tickets")
 
 
 @register_edition
-class RailsSails(Tours, Harbors, Exchange, Piles, RSPayments):
+class RailsSails(Tours, Harbors, Exchange, Piles):
     """Ticket to Ride Rails & Sails, World map (rule B4)."""
 
     name: ClassVar[str] = "rails_and_sails"

@@ -67,8 +67,15 @@ class Exchange(Pieces):
 
     moves = {ExchangePieces: ("check_exchange", "apply_exchange")}
     turn_actions = {"exchange_groups": ExchangePieces.rank}
-    fields = (Field("_exchanged", "exchanged", lambda ed, n: (0,) * n, lambda ed, v: list(v),
-                    lambda ed, n, d: _counts(ed, n, d, "pieces exchanged")),)
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field(
+            "_exchanged",
+            "exchanged",
+            lambda ed, n: (0,) * n,
+            lambda ed, v: list(v),
+            lambda ed, n, d: _counts(ed, n, d, "pieces exchanged"),
+        ),
+    )
     api = {"exchanged": Api("exchanged")}
     controls = ("exchange",)
 

@@ -14,16 +14,17 @@ and the derived ``_rs_touch`` (per seat, the harbor cities its routes reach).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Edition, Field
+from ...core import Api, Field
 from ...errors import TtrError
 from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .cards import ANCHOR, NC, SHIP1, SHIP2, WILD
-from .payments import R_RS, _norm
+from .payments import R_RS, RSPayments, _norm
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
@@ -63,19 +64,21 @@ class BuildHarbor(Move):
 
 
 def _load_harbors(ed: Any, n: int, data: Any) -> tuple[tuple[str, ...], ...]:
-    if not isinstance(data, list) or len(data) != n or not all(
-        isinstance(h, list) and len(h) <= 100 and all(isinstance(c, str) for c in h) for h in data
+    if (
+        not isinstance(data, list)
+        or len(data) != n
+        or not all(isinstance(h, list) and len(h) <= 100 and all(isinstance(c, str) for c in h) for h in data)
     ):
         raise TtrError("expected one list of city names per player")
     return tuple(tuple(h) for h in data)
 
 
-class Harbors(Edition):
+class Harbors(RSPayments):
     """Mixin: building harbors and scoring them."""
 
     moves = {BuildHarbor: ("check_harbor", "apply_harbor")}
     turn_actions = {"harbor_groups": BuildHarbor.rank}
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_harbors", "harbors", lambda ed, n: ((),) * n, lambda ed, v: [list(h) for h in v], _load_harbors),
         Field("_rs_touch", "", lambda ed, n: (frozenset(),) * n),
     )
@@ -83,7 +86,11 @@ class Harbors(Edition):
     building = (("harbor", "harbors"),)
     controls = ("build",)
     harbors: int = 3  #: harbors per player
-    harbor_points: Mapping[int, int] = {1: 20, 2: 30, 3: 40}  #: completed tickets showing the city -> points (3 = 3 or more)
+    harbor_points: Mapping[int, int] = {
+        1: 20,
+        2: 30,
+        3: 40,
+    }  #: completed tickets showing the city -> points (3 = 3 or more)
     unbuilt_harbor_penalty: int = 4
 
     _harbor_cities: frozenset[str]
@@ -98,7 +105,9 @@ class Harbors(Edition):
     def _build_tables(self) -> None:
         super()._build_tables()
         self._harbor_cities = frozenset(c.name for c in self.map.cities if c.harbor)
-        self._rs_route_harbors = tuple(frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in self.routes)
+        self._rs_route_harbors = tuple(
+            frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in self.routes
+        )
         self._rs_harbor_cache = {}  # at most 3^6 x 3^6 x 5 entries (anchor cards and ships capped)
 
     # ------------------------------------------------------------------ public read API
@@ -107,7 +116,7 @@ class Harbors(Edition):
         return {c: p for p, cities in enumerate(s._harbors) for c in cities}
 
     def harbors_of(self, s: GameState, player: int) -> tuple[str, ...]:
-        return s._harbors[s.seat(player)]
+        return tuple(s._harbors[s.seat(player)])
 
     def harbors_left(self, s: GameState, player: int) -> int:
         return self.harbors - len(s._harbors[s.seat(player)])
@@ -230,7 +239,10 @@ class Harbors(Edition):
         if len({self._ccol[c] for c, _ in cards if kind[c] != 2}) > 1:
             return (R_RS, "mixed colours: the harbor cards must all be of one colour")
         if trains > 2 or ships > 2:
-            return (R_RS, f"a harbor takes 2 train cards and 2 ship cards (wilds replace any), not {trains} and {ships}")
+            return (
+                R_RS,
+                f"a harbor takes 2 train cards and 2 ship cards (wilds replace any), not {trains} and {ships}",
+            )
         return None
 
     def apply_harbor(self, s: GameState, move: BuildHarbor) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import reduce
 from itertools import compress
 from operator import or_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar, Any
 
 from ...core import Edition, Field
 from ...core.decks import R_CLAIM
@@ -139,8 +139,19 @@ def _norm(cards: list[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(c for c in cards if c[1]))
 
 
-def _paired_payments(plain: Any, anchor: Any, w: int, N: int, names: tuple[tuple[str, str], ...], wname: str,
-                     c: int, size: int, odd: int, chosen: list[tuple[str, int]], out: list) -> None:
+def _paired_payments(
+    plain: Any,
+    anchor: Any,
+    w: int,
+    N: int,
+    names: tuple[tuple[str, str], ...],
+    wname: str,
+    c: int,
+    size: int,
+    odd: int,
+    chosen: list[tuple[str, int]],
+    out: list[CardList],
+) -> None:
     """Append to ``out`` every payment of N train cards in one-colour pairs
     (colours from ``c`` on; ``chosen`` holds the cards of the colours before)."""
     if c == len(plain):
@@ -160,13 +171,11 @@ def _paired_payments(plain: Any, anchor: Any, w: int, N: int, names: tuple[tuple
             del chosen[-2:]
 
 
-
-
 class RSPayments(Edition):
     """Mixin: the claim engine of Rails & Sails."""
 
     route_kinds = frozenset({"train", "ship", "paired"})
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_free", "", lambda ed, n: 0),
         Field("_rs_blocked", "", lambda ed, n: (0,) * n),
     )
@@ -194,8 +203,9 @@ class RSPayments(Edition):
         self._rship = tuple(r.is_ship for r in routes)
         self._rpaired = tuple(r.paired for r in routes)
         # route colour: index into colors, -1 gray, -2 a colour no card has
-        self._rcol = tuple(-1 if r.color == "gray" else (colors.index(r.color) if r.color in colors else -2)
-                           for r in routes)
+        self._rcol = tuple(
+            -1 if r.color == "gray" else (colors.index(r.color) if r.color in colors else -2) for r in routes
+        )
         # Route classes: routes of one class have the same payments.  Class
         # order: unpaired train classes, paired classes, ship classes; a class
         # key is (colour index or -1 gray or -2 no card's colour, length), and
@@ -320,7 +330,9 @@ class RSPayments(Edition):
             base += 8
         return groups
 
-    def _colour_seg(self, part: int, c: int, x: int, y: int, w: int, lim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _colour_seg(
+        self, part: int, c: int, x: int, y: int, w: int, lim: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Colour ``c``'s share of one part's class counts (part 0: train
         classes, ``x``/``y`` plain/anchor train cards; part 2: ship classes,
         ``x``/``y`` single/double ship cards), cached per edition: the counts
@@ -332,9 +344,11 @@ class RSPayments(Edition):
         if v is None:
             count = _train_count if part == 0 else _ship_count
             lens = self._rs_lens[part]
-            own = tuple((count(x, y, w, L) if c >= 0 and x + y else 0) + (1 if L <= w else 0) if L <= lim else 0
-                        for L in lens[c])
-            gray = tuple(count(x, y, w, L) if L <= lim and c >= 0 and x + y else 0 for L in lens[-1])
+            own = tuple(
+                (count(x, y, w, L) if c >= 0 and x + y else 0) + (1 if w >= L else 0) if lim >= L else 0
+                for L in lens[c]
+            )
+            gray = tuple(count(x, y, w, L) if lim >= L and c >= 0 and x + y else 0 for L in lens[-1])
             if len(self._rs_ccache) > _CACHE_LIMIT:
                 self._rs_ccache.clear()
             v = self._rs_ccache[key] = (own, gray)
@@ -391,12 +405,16 @@ class RSPayments(Edition):
         top = pkeys[-1] if tl > pkeys[-1] else tl
         if top > 0:
             vec = _paired_counts(cards[:NC], cards[NC:], w, 2 * top)
-            paired = tuple([vec[L] if L <= top else 0 for L in pkeys])
+            paired = tuple([vec[L] if top >= L else 0 for L in pkeys])
         else:
             paired = self._rs_pzeros
         counts = entry[0][: self._rs_ntrain] + paired
-        out = self._rs_tcache[(cards, w, tl)] = (entry[0], counts, entry[2],
-                                                 reduce(or_, compress(self._rs_cmask, counts), 0))
+        out = self._rs_tcache[(cards, w, tl)] = (
+            entry[0],
+            counts,
+            entry[2],
+            reduce(or_, compress(self._rs_cmask, counts), 0),
+        )
         return out
 
     def _ship_class_counts(self, cards: tuple[int, ...], w: int, sl: int) -> tuple[Any, ...]:
@@ -474,7 +492,10 @@ class RSPayments(Edition):
         count = sum(k for _, k in cards)
         if self._rpaired[ri]:
             if count != 2 * L:
-                return (R_RS, f"a paired route of {L} spaces takes exactly {2 * L} train cards ({L} pairs), not {count}")
+                return (
+                    R_RS,
+                    f"a paired route of {L} spaces takes exactly {2 * L} train cards ({L} pairs), not {count}",
+                )
             per: dict[int, int] = {}
             for c, k in cards:
                 if kind[c] != 2:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Edition, Field
+from ...core import Api, Field
 from ...errors import TtrError
 from ...moves import Move, is_count
 from ...phases import Phase, register_phase
-from .payments import R_RS
+from .payments import R_RS, RSPayments
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Pieces", "ChoosePieces", "SETUP_PIECES"]
 
-SETUP_PIECES = register_phase("SETUP_PIECES", 5, "a player splits pieces into trains and ships",
-                              busy="players are choosing their pieces")
+SETUP_PIECES = register_phase(
+    "SETUP_PIECES", 5, "a player splits pieces into trains and ships", busy="players are choosing their pieces"
+)
 _SETUP, _PIECES, _OVER = int(Phase.SETUP_TICKETS), int(SETUP_PIECES), int(Phase.GAME_OVER)
 
 
@@ -72,8 +73,10 @@ def _load_box(ed: Any, n: int, data: Any) -> tuple[tuple[int, int], ...]:
         raise TtrError("expected one {'trains': n, 'ships': n} per player")
     box = []
     for p, b in enumerate(data):
-        if not isinstance(b, dict) or set(b) != {"trains", "ships"} or not all(
-            is_count(v) and 0 <= v <= 1000 for v in b.values()
+        if (
+            not isinstance(b, dict)
+            or set(b) != {"trains", "ships"}
+            or not all(is_count(v) and 0 <= v <= 1000 for v in b.values())
         ):
             raise TtrError(f"[{p}]: expected {{'trains': n, 'ships': n}}")
         box.append((b["trains"], b["ships"]))
@@ -95,19 +98,34 @@ def _load_choices(ed: Any, n: int, data: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-class Pieces(Edition):
+class Pieces(RSPayments):
     """Mixin: the setup split, and trains and ships in supply."""
 
     moves = {ChoosePieces: ("check_choose", "apply_choose")}
     phases = {SETUP_PIECES: "piece_groups"}
-    fields = (
+    fields: ClassVar[tuple[Field, ...]] = (
         Field("_pieces", "", lambda ed, n: (0,) * n),
-        Field("_ships", "ships", lambda ed, n: (0,) * n, lambda ed, v: list(v),
-              lambda ed, n, d: _counts(ed, n, d, "ships")),
-        Field("_box", "box", lambda ed, n: ((ed.train_pieces, ed.ship_pieces),) * n,
-              lambda ed, v: [{"trains": t, "ships": sh} for t, sh in v], _load_box),
-        Field("_choice", "piece_choices", lambda ed, n: (-1,) * n,
-              lambda ed, v: [c if c >= 0 else None for c in v], _load_choices),
+        Field(
+            "_ships",
+            "ships",
+            lambda ed, n: (0,) * n,
+            lambda ed, v: list(v),
+            lambda ed, n, d: _counts(ed, n, d, "ships"),
+        ),
+        Field(
+            "_box",
+            "box",
+            lambda ed, n: ((ed.train_pieces, ed.ship_pieces),) * n,
+            lambda ed, v: [{"trains": t, "ships": sh} for t, sh in v],
+            _load_box,
+        ),
+        Field(
+            "_choice",
+            "piece_choices",
+            lambda ed, n: (-1,) * n,
+            lambda ed, v: [c if c >= 0 else None for c in v],
+            _load_choices,
+        ),
     )
     api = {
         "trains": Api("trains"),
@@ -136,7 +154,8 @@ class Pieces(Edition):
 
     def box(self, s: GameState, player: int) -> tuple[int, int]:
         """``(trains, ships)`` of the player's colour left in the box (the exchange pool)."""
-        return tuple(s._box[s.seat(player)])  # type: ignore[return-value]
+        t, sh = s._box[s.seat(player)]
+        return (int(t), int(sh))
 
     def pieces_chosen(self, s: GameState, player: int) -> bool:
         """Whether ``player`` has made the setup choice (public; the number is not)."""
@@ -184,8 +203,11 @@ class Pieces(Edition):
         lo, hi = self.train_range
         t = move.trains
         if not lo <= t <= hi:
-            return (R_RS, f"choose {lo} to {hi} trains (with {self.total_pieces} pieces in all, at most "
-                          f"{self.train_pieces} trains and {self.ship_pieces} ships), not {t}")
+            return (
+                R_RS,
+                f"choose {lo} to {hi} trains (with {self.total_pieces} pieces in all, at most "
+                f"{self.train_pieces} trains and {self.ship_pieces} ships), not {t}",
+            )
         return None
 
     def apply_choose(self, s: GameState, move: ChoosePieces) -> None:
@@ -229,11 +251,15 @@ class Pieces(Edition):
             placed_t, placed_s = self.placed_by_kind(s, p)
             tb, sb = s._box[p]
             if s._pieces[p] + placed_t + tb != self.train_pieces:
-                out.append(f"player {p} has {s._pieces[p]} trains in supply, {placed_t} placed and {tb} in the box, "
-                           f"expected {self.train_pieces} in all")
+                out.append(
+                    f"player {p} has {s._pieces[p]} trains in supply, {placed_t} placed and {tb} in the box, "
+                    f"expected {self.train_pieces} in all"
+                )
             if s._ships[p] + placed_s + sb != self.ship_pieces:
-                out.append(f"player {p} has {s._ships[p]} ships in supply, {placed_s} placed and {sb} in the box, "
-                           f"expected {self.ship_pieces} in all")
+                out.append(
+                    f"player {p} has {s._ships[p]} ships in supply, {placed_s} placed and {sb} in the box, "
+                    f"expected {self.ship_pieces} in all"
+                )
             if min(s._pieces[p], s._ships[p]) < 0:
                 out.append(f"player {p} has a negative number of pieces")
             if setup and s._pieces[p] + s._ships[p] + placed_t + placed_s:
@@ -241,8 +267,10 @@ class Pieces(Edition):
             if not setup and s._phase != _OVER and s._choice[p] < 0:
                 out.append(f"player {p} has not chosen pieces, but play has started")
             if s._pieces[p] + s._ships[p] + placed_t + placed_s > self.total_pieces:
-                out.append(f"player {p} plays with {s._pieces[p] + s._ships[p] + placed_t + placed_s} pieces, "
-                           f"more than {self.total_pieces}")
+                out.append(
+                    f"player {p} plays with {s._pieces[p] + s._ships[p] + placed_t + placed_s} pieces, "
+                    f"more than {self.total_pieces}"
+                )
         if s._phase == _PIECES:
             # the players before the current chooser (from the first player) have chosen, the rest not
             q = s._first

@@ -9,7 +9,8 @@ default), ``"simple_path"`` (no city twice) or ``"walk"`` (routes reusable).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...core import Edition
 from ...data import Ticket
@@ -145,8 +146,8 @@ def score_tour(ticket: Ticket, adj: Network, mode: str = "trail") -> TourResult:
         ids: list[int] = []
         for a, b in zip(cities, cities[1:]):
             ids.extend(bfs_path(adj, a, b) or ())
-        return TourResult(ticket, True, ticket.points_any_order, tuple(ids), "any order")
-    return TourResult(ticket, False, ticket.points_failed, (), "failed")
+        return TourResult(ticket, True, ticket.points_any_order or 0, tuple(ids), "any order")
+    return TourResult(ticket, False, ticket.points_failed or 0, (), "failed")
 
 
 class Tours(Edition):

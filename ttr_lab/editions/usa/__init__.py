@@ -23,7 +23,8 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ...cards import STANDARD_CARD_TYPES
 from ...core import register_edition
