@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 NB     := notebooks/01-learn-the-rules.ipynb
 
-.PHONY: lab test setup setup-test browser bench clean
+.PHONY: lab test check setup setup-test browser bench clean
 
 $(VENV)/.lab-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,12 +36,20 @@ browser:
 	  fi; \
 	  command -v chromium >/dev/null 2>&1 || echo "chromium not installed: the browser tests will be skipped"; }
 
-test: setup-test browser
+# the gates CI runs before the tests: lint, format, types, import layers
+check: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+test: check browser
 	$(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab \
 	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
 bench: setup
 	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_memory.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -63,6 +63,7 @@ __all__ = [
     "KeepTickets",
     "CardList",
     "move_classes",
+    "unregister_move",
     "normalize_cards",
     "cards_from_text",
     "cards_to_text",
@@ -70,6 +71,8 @@ __all__ = [
     "city_and_cards",
     "card_list_problem",
     "is_count",
+    "show_value",
+    "MAX_COUNT",
     "parse_move",
     "MAX_MOVE_TEXT",
 ]
@@ -83,6 +86,14 @@ MAX_MOVE_TEXT = 2000
 _VERBS: dict[str, list[type[Move]]] = {}
 
 
+def unregister_move(cls: type[Move]) -> None:
+    """Forget a move class's notation (for plug-ins loaded only for a while, e.g. in tests)."""
+    classes = _VERBS.get(cls.verb, [])
+    classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
+    if not classes:
+        _VERBS.pop(cls.verb, None)
+
+
 def move_classes() -> dict[str, tuple[type[Move], ...]]:
     """Every registered move class by its notation verb.
 
@@ -93,8 +104,22 @@ def move_classes() -> dict[str, tuple[type[Move], ...]]:
 
 
 def is_count(k: object) -> bool:
-    """Whether ``k`` is a whole number (an ``int`` but not a ``bool``)."""
-    return type(k) is int
+    """Whether ``k`` is a whole number the notation can write (an ``int``, not
+    a ``bool``, of at most 9 digits)."""
+    return type(k) is int and -MAX_COUNT <= k <= MAX_COUNT
+
+
+#: The largest whole number (count, id, slot) a move holds: 9 digits, as in the notation.
+MAX_COUNT = 999_999_999
+
+
+def show_value(value: object, limit: int = 80) -> str:
+    """``repr(value)`` clipped, for messages; safe for an int too long to print."""
+    try:
+        text = repr(value)
+    except ValueError:  # more digits than sys.get_int_max_str_digits()
+        text = f"<{type(value).__name__} too large to show>"
+    return _clip(text, limit)
 
 
 def normalize_cards(cards: Iterable[tuple[str, int]] | Mapping[str, int]) -> CardList:
@@ -168,9 +193,11 @@ def card_list_problem(cards: object) -> str | None:
         return f"cards must be a tuple of (name, count) pairs, not {type(cards).__name__}"
     for item in cards:
         if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
-            return f"cards must be (name, count) pairs, not {_clip(repr(item))}"
+            return f"cards must be (name, count) pairs, not {show_value(item)}"
         if not is_count(item[1]) or item[1] <= 0:
-            return f"card count must be a positive whole number ({item[0]}:{item[1]!r})"
+            return (
+                f"card count must be a whole number from 1 to {MAX_COUNT} ({_clip(item[0], 40)}:{show_value(item[1])})"
+            )
     return None
 
 
@@ -192,7 +219,7 @@ class Move:
         verb = cls.__dict__.get("verb")
         if verb:
             classes = _VERBS.setdefault(verb, [])
-            classes[:] = [c for c in classes if c.__qualname__ != cls.__qualname__ or c.__module__ != cls.__module__]
+            classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
             classes.append(cls)
 
     @classmethod
@@ -204,6 +231,11 @@ class Move:
         """A short sentence for people, in this position."""
         return str(self)
 
+    def announce(self, state: GameState) -> str:
+        """What every player learns of this move, in words (a log line that
+        keeps the mover's secrets: which tickets were kept, the piece split)."""
+        return self.describe(state)
+
     def problem(self) -> str | None:
         """Why the field values are not well-formed (wrong types), or None.
 
@@ -214,6 +246,13 @@ class Move:
 
     def sort_key(self) -> tuple[Any, ...]:
         return (self.rank, self._fields())
+
+    def __format__(self, spec: str) -> str:
+        try:
+            text = str(self)
+        except ValueError:  # a hand-built move holding an int too long to print
+            text = f"{type(self).__name__}(<too large to show>)"
+        return format(text, spec)
 
     def _fields(self) -> tuple[Any, ...]:
         return ()
@@ -283,9 +322,9 @@ class DrawFaceUp(Move):
 
     def problem(self) -> str | None:
         if not is_count(self.slot):
-            return f"a face-up slot is a whole number, not {self.slot!r}"
+            return f"a face-up slot is a whole number, not {show_value(self.slot)}"
         if self.refill is not None and not isinstance(self.refill, str):
-            return f"a refill pile is named by a string, not {self.refill!r}"
+            return f"a refill pile is named by a string, not {show_value(self.refill)}"
         return None
 
     def _fields(self) -> tuple[Any, ...]:
@@ -316,7 +355,7 @@ class DrawBlind(Move):
 
     def problem(self) -> str | None:
         if self.pile is not None and not isinstance(self.pile, str):
-            return f"a pile is named by a string, not {self.pile!r}"
+            return f"a pile is named by a string, not {show_value(self.pile)}"
         return None
 
     def _fields(self) -> tuple[Any, ...]:
@@ -372,7 +411,7 @@ class ClaimRoute(Move):
 
     def problem(self) -> str | None:
         if not is_count(self.route):
-            return f"a route is named by its whole-number id, not {self.route!r}"
+            return f"a route is named by its whole-number id, not {show_value(self.route)}"
         return card_list_problem(self.cards)
 
     def _fields(self) -> tuple[Any, ...]:
@@ -434,7 +473,7 @@ class KeepTickets(Move):
 
     def problem(self) -> str | None:
         if not isinstance(self.tickets, tuple) or not all(is_count(t) for t in self.tickets):
-            return f"tickets are a tuple of whole-number ids, not {_clip(repr(self.tickets))}"
+            return f"tickets are a tuple of whole-number ids, not {show_value(self.tickets)}"
         if len(set(self.tickets)) != len(self.tickets):
             return "a ticket is named twice"
         return None
@@ -449,6 +488,10 @@ class KeepTickets(Move):
         m = state.map
         names = [m.ticket(t).label() if m.has_ticket(t) else str(t) for t in self.tickets]
         return "keep " + ", ".join(names)
+
+    def announce(self, state: GameState) -> str:
+        k = len(self.tickets)
+        return f"keep {k} ticket{'s' if k != 1 else ''}"
 
 
 def parse_move(text: str) -> Move:

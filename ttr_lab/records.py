@@ -104,7 +104,7 @@ class Record:
     @classmethod
     def from_state(cls, state: GameState, *, headers: dict[str, str] | None = None) -> Record:
         """The record of a game so far (every move on its stack, from the start)."""
-        first = state._stack[0] if state._stack else state.__dict__
+        first = dict(zip(state.edition.field_attrs, state._stack[0])) if state._stack else state.__dict__
         if first.get("_phase") != 0 or first.get("_turn") != 0:
             raise RecordError(
                 "state", "the game does not start from its initial position (loaded from a mid-game snapshot?)"

@@ -8,7 +8,8 @@ player may see, ``to_dict``/``from_dict`` for a full snapshot.
 One class plays every edition: the rules live in the game's
 :class:`~ttr_lab.core.Edition`, which the state asks about every move.  The
 position is the instance ``__dict__``, holding only immutable values (ints
-and tuples), so an undo snapshot is a shallow copy of it; the edition, the
+and tuples), so an undo snapshot is the tuple of its values, which the
+garbage collector stops tracking once it has seen it; the edition, the
 players and the history live in slots.  An edition's own accessors
 (``game.stations()`` in Europe, ``game.trains(p)`` in Rails & Sails) are
 looked up by name on the edition.
@@ -34,14 +35,15 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from .core import Edition, EditionBase, find_edition
 from .core.setup import seat_names
 from .data import Map, Ticket
 from .errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError
-from .moves import Move, parse_move
+from .legal import LegalMoves
+from .moves import Move, parse_move, show_value
 from .phases import Phase
 from .position import fill_position, position_to_dict
 from .scoring import outcome as _outcome
@@ -58,59 +60,6 @@ _OVER = int(Phase.GAME_OVER)
 def new_seed() -> int:
     """An unguessable seed (64 random bits), the default for a new game."""
     return secrets.randbits(64)
-
-
-class LegalMoves:
-    """A lazy, sorted, countable view of the legal moves of a position.
-
-    >>> import ttr_lab
-    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
-    >>> moves = g.legal_moves
-    >>> len(moves) == moves.count() == len(list(moves))
-    True
-    >>> moves[0] in moves
-    True
-    """
-
-    __slots__ = ("_state", "_groups", "_total")
-
-    def __init__(self, state: GameState, groups: list[tuple[int, Callable[[Any], list[Move]], Any]]) -> None:
-        self._state = state
-        self._groups = groups
-        self._total = sum([g[0] for g in groups])
-
-    def count(self) -> int:
-        return self._total
-
-    __len__ = count
-
-    def __bool__(self) -> bool:
-        return self._total > 0
-
-    def __iter__(self) -> Iterator[Move]:
-        for _, build, arg in self._groups:
-            yield from build(arg)
-
-    def __getitem__(self, i: int) -> Move:
-        if type(i) is not int:
-            raise TtrError(f"legal moves are indexed by a whole number, not {i!r}")
-        if i < 0:
-            i += self._total
-        if not 0 <= i < self._total:
-            raise OutOfRangeError(f"legal move index {i} out of range ({self._total} moves)")
-        for n, build, arg in self._groups:
-            if i < n:
-                return build(arg)[i]
-            i -= n
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._state.why_illegal(move) is None
-
-    def __repr__(self) -> str:
-        shown = ", ".join(str(m) for m in list(self)[:6])
-        more = ", ..." if self._total > 6 else ""
-        return f"<LegalMoves ({self._total}): {shown}{more}>"
 
 
 class GameState:
@@ -172,7 +121,7 @@ class GameState:
         self.n = len(names)
         self.player_names = names
         self.seed = seed
-        self._stack: list[dict[str, Any]] = []
+        self._stack: list[tuple[Any, ...]] = []
         self._moves: list[Move] = []
         self._legal: LegalMoves | None = None
 
@@ -236,7 +185,10 @@ class GameState:
         return player
 
     def card_name(self, card: int) -> str:
-        return self.edition.card_types[card].name
+        types = self.edition.card_types
+        if type(card) is not int or not 0 <= card < len(types):
+            raise OutOfRangeError(f"no card type {card!r} in {self.edition.name} (types 0-{len(types) - 1})")
+        return types[card].name
 
     def hand(self, player: int) -> dict[str, int]:
         """A player's cards by name (zero counts left out)."""
@@ -251,11 +203,17 @@ class GameState:
         """The face-up cards by name, ``None`` for an empty slot."""
         return self.edition.row_names(self)
 
+    def _pile(self, pile: int) -> int:
+        if type(pile) is not int or not 0 <= pile < len(self.edition.pile_names):
+            names = ", ".join(f"{i} {n}" for i, n in enumerate(self.edition.pile_names))
+            raise OutOfRangeError(f"no card pile {pile!r} in {self.edition.name} (piles: {names})")
+        return pile
+
     def deck_size(self, pile: int = 0) -> int:
-        return len(self._decks[pile])
+        return len(self._decks[self._pile(pile)])
 
     def discard_size(self, pile: int = 0) -> int:
-        return len(self._discards[pile])
+        return len(self._discards[self._pile(pile)])
 
     @property
     def ticket_deck_size(self) -> int:
@@ -325,7 +283,9 @@ class GameState:
         """Whether ``player`` could ever still claim this route: it is free and
         the double-route rule allows it (cards and pieces aside).  Analysis
         uses this to know which routes a ticket path may still take."""
-        ri = self.edition.route_index[route_id]
+        ri = self.edition.route_index.get(route_id)
+        if ri is None:
+            raise TtrError(f"there is no route {route_id!r} on the {self.map.id} map")
         return self._owners[ri] < 0 and self.edition.double_rule(self, self.seat(player), ri) is None
 
     # ------------------------------------------------------------------ legal moves
@@ -356,7 +316,7 @@ class GameState:
             except InvalidMoveError as e:
                 return ("notation", str(e))
         if not isinstance(move, Move):
-            return ("notation", f"not a move: {move!r}"[:200])
+            return ("notation", f"not a move: {show_value(move, 180)}")
         problem = move.problem()
         if problem is not None:
             return ("notation", problem)
@@ -379,7 +339,7 @@ class GameState:
             move = parse_move(move)
         why = self.why_illegal(move)
         if why is not None:
-            raise IllegalMoveError(move, rule=why[0], reason=why[1])
+            raise IllegalMoveError(move if isinstance(move, Move) else show_value(move), rule=why[0], reason=why[1])
         self.push(move)
 
     def push(self, move: Move) -> None:
@@ -389,18 +349,19 @@ class GameState:
         if applying a move fails, the position is restored before the error
         propagates.
         """
-        snap = self.__dict__.copy()
+        d = self.__dict__
+        snap = tuple(d.values())
         try:
             self.edition._move_applies[type(move)](self, move)
         except KeyError:
-            self.__dict__ = snap
+            self._restore(snap)
             if type(move) in self.edition._move_applies:
                 raise
             raise IllegalMoveError(
                 move, rule="A1", reason=f"{type(move).__name__} is not an action of {self.edition.name}"
             ) from None
         except BaseException:
-            self.__dict__ = snap
+            self._restore(snap)
             raise
         self._stack.append(snap)
         self._moves.append(move)
@@ -411,9 +372,13 @@ class GameState:
         if not self._moves:
             raise OutOfRangeError("pop from an empty move stack: nothing to undo")
         move = self._moves.pop()
-        self.__dict__ = self._stack.pop()
+        self._restore(self._stack.pop())
         self._legal = None
         return move
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        """Make a snapshot (the field values, in the edition's field order) the position."""
+        self.__dict__ = dict(zip(self.edition.field_attrs, snap))
 
     def peek(self) -> Move | None:
         return self._moves[-1] if self._moves else None
@@ -425,8 +390,7 @@ class GameState:
         other.__dict__ = self.__dict__.copy()
         if stack:
             other._moves = list(self._moves)
-            # the copy owns its snapshots: pop() adopts a snapshot as the live __dict__
-            other._stack = [dict(s) for s in self._stack]
+            other._stack = list(self._stack)  # snapshots are tuples of immutable values: shared
         return other
 
     # ------------------------------------------------------------------ results and views

@@ -12,7 +12,7 @@ Position fields: ``_owners`` (a seat per route, -1 unclaimed), ``_pieces``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import basic_payment_options
 from ..moves import ClaimRoute, Move

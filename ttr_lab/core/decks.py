@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import CardList
 from .base import EditionBase, Field
@@ -151,7 +151,7 @@ class Decks(EditionBase):
         for name, k in cards:
             c = index.get(name)
             if c is None:
-                return (rule, f"unknown card {name!r} (cards: {', '.join(index)})")
+                return (rule, f"unknown card {name[:60]!r} (cards: {', '.join(index)})")
             if type(k) is not int or k <= 0:
                 return (rule, f"card count must be positive ({name}:{k})")
             if c in seen:

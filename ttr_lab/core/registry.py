@@ -24,7 +24,15 @@ from ..data import Map, load_map
 from ..errors import TtrError
 from .base import EditionBase
 
-__all__ = ["EDITIONS", "CACHE_SIZE", "register_edition", "edition_names", "find_edition", "canonical_name"]
+__all__ = [
+    "EDITIONS",
+    "CACHE_SIZE",
+    "register_edition",
+    "unregister_edition",
+    "edition_names",
+    "find_edition",
+    "canonical_name",
+]
 
 #: edition name -> class
 EDITIONS: dict[str, type[EditionBase]] = {}
@@ -44,6 +52,15 @@ def register_edition(cls: E) -> E:
     for alias, preset in cls.aliases.items():
         _ALIASES[alias] = (cls.name, dict(preset))
     return cls
+
+
+def unregister_edition(name: str) -> None:
+    """Forget an edition and its aliases (for plug-ins loaded only for a while, e.g. in tests)."""
+    EDITIONS.pop(name, None)
+    for alias in [a for a, (n, _) in _ALIASES.items() if n == name]:
+        del _ALIASES[alias]
+    for key in [k for k in _CACHE if k[0] == name]:
+        del _CACHE[key]
 
 
 def edition_names() -> tuple[str, ...]:

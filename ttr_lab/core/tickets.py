@@ -9,7 +9,7 @@ ticket deck, bottom to top).
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, ClassVar, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import DrawTickets, KeepTickets, Move
 from ..phases import Phase
@@ -42,6 +42,8 @@ class Tickets(Claiming):
     moves = {DrawTickets: ("check_tickets", "apply_tickets"), KeepTickets: ("check_keep", "apply_keep")}
     phases = {Phase.SETUP_TICKETS: "keep_groups", Phase.KEEP_TICKETS: "keep_groups"}
     turn_actions = {"ticket_draw_groups": DrawTickets.rank}
+    #: the section of the rules reference with this edition's setup (cited when too few tickets are kept)
+    setup_rule: ClassVar[str] = "B1"
 
     # --------------------------------------------------------------- setup (B1)
     def deal_setup_tickets(self, s: GameState) -> tuple[tuple[int, ...], ...]:
@@ -71,10 +73,8 @@ class Tickets(Claiming):
 
     def keep_groups(self, s: GameState) -> list[Any]:
         pend = sorted(s._pending)
-        out: list[Move] = []
         make = KeepTickets.from_sorted
-        for k in range(self.keep_min(s), len(pend) + 1):
-            out.extend([make(c) for c in combinations(pend, k)])
+        out: list[Move] = [make(c) for k in range(self.keep_min(s), len(pend) + 1) for c in combinations(pend, k)]
         out.sort()
         return [(len(out), _identity, out)]
 
@@ -102,7 +102,7 @@ class Tickets(Claiming):
         need = self.keep_min(s)
         if len(move.tickets) < need:
             where = "at setup" if s._phase == _SETUP else "after a draw"
-            rule = "B1" if s._phase == _SETUP else R_TICKETS
+            rule = self.setup_rule if s._phase == _SETUP else R_TICKETS
             return (rule, f"must keep at least {need} of the {len(pend)} tickets {where}")
         return None
 

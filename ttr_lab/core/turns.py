@@ -8,7 +8,7 @@ with nothing to do).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import Pass
 from ..phases import Phase

@@ -70,6 +70,7 @@ class Europe(Ferries, Tunnels, Stations, LongTickets):
         "europe_digital": {"max_consecutive_resets": 3},
     }
     longest_path_name: ClassVar[str] = "European Express"
+    setup_rule: ClassVar[str] = "B3"
 
     def _setup_parameters(self) -> None:
         self.card_types = STANDARD_CARD_TYPES

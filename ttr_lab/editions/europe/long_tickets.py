@@ -9,7 +9,7 @@ Position field: ``_box`` (ticket ids in the box).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Edition, Field
 from ...errors import TtrError

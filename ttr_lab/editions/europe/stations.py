@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Edition, Field
 from ...errors import TtrError
-from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards
+from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
 from ...phases import Phase
 from ...scoring import network, score_two_city
 from ...scoring.results import TicketResult
@@ -50,7 +50,7 @@ class BuildStation(Move):
 
     def problem(self) -> str | None:
         if not isinstance(self.city, str):
-            return f"a city is named by a string, not {self.city!r}"
+            return f"a city is named by a string, not {show_value(self.city)}"
         return card_list_problem(self.cards)
 
     def _fields(self) -> tuple[Any, ...]:

@@ -97,6 +97,7 @@ class RailsSails(Tours, Harbors, Exchange, Piles):
     }
     #: ticket decks (map deck labels) shuffled together at setup
     decks: ClassVar[tuple[str, ...]] = ("world", "world_tour")
+    setup_rule: ClassVar[str] = "B4"
     colors = RS_COLORS
 
     def _check_options(self, opts: dict[str, Any]) -> None:
@@ -156,6 +157,7 @@ class GreatLakes(RailsSails):
         "rails_sails_great_lakes": {},
     }
     decks: ClassVar[tuple[str, ...]] = ("great_lakes",)
+    setup_rule: ClassVar[str] = "B5"
     train_pieces: int = 33
     ship_pieces: int = 32
     harbor_points: Mapping[int, int] = {1: 10, 2: 20, 3: 30}  # printed on the Great Lakes board (B5)

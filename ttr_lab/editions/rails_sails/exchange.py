@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field
-from ...moves import Move, is_count
+from ...moves import Move, is_count, show_value
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .payments import R_RS
@@ -46,8 +46,8 @@ class ExchangePieces(Move):
 
     def problem(self) -> str | None:
         if not isinstance(self.take, str):
-            return f"exchange takes 'trains' or 'ships', not {self.take!r}"
-        return None if is_count(self.count) else f"a number of pieces is a whole number, not {self.count!r}"
+            return f"exchange takes 'trains' or 'ships', not {show_value(self.take)}"
+        return None if is_count(self.count) else f"a number of pieces is a whole number, not {show_value(self.count)}"
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.take, self.count)

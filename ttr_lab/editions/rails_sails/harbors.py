@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field
+from ...core.caches import cache_group
 from ...errors import TtrError
-from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards
+from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .cards import ANCHOR, NC, SHIP1, SHIP2, WILD
-from .payments import R_RS, RSPayments, _norm
+from .counting import _norm
+from .payments import R_RS, RSPayments
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
@@ -50,7 +52,7 @@ class BuildHarbor(Move):
 
     def problem(self) -> str | None:
         if not isinstance(self.city, str):
-            return f"a city is named by a string, not {self.city!r}"
+            return f"a city is named by a string, not {show_value(self.city)}"
         return card_list_problem(self.cards)
 
     def _fields(self) -> tuple[Any, ...]:
@@ -95,7 +97,7 @@ class Harbors(RSPayments):
 
     _harbor_cities: frozenset[str]
     _rs_route_harbors: tuple[frozenset[str], ...]
-    _rs_harbor_cache: dict[tuple[Any, ...], int]
+    _rs_harbor_cache: dict[Any, Any]
 
     def _check_options(self, opts: dict[str, Any]) -> None:
         super()._check_options(opts)
@@ -108,7 +110,9 @@ class Harbors(RSPayments):
         self._rs_route_harbors = tuple(
             frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in self.routes
         )
-        self._rs_harbor_cache = {}  # at most 3^6 x 3^6 x 5 entries (anchor cards and ships capped)
+        # harbor payment counts by the anchor cards and wilds in hand (bounded, shared by the map's editions)
+        key = ("harbors", self.map.digest, self.options["harbor_wilds"])
+        self._rs_harbor_cache = cache_group(key, {"counts": 20_000})["counts"]
 
     # ------------------------------------------------------------------ public read API
     def harbors_built(self, s: GameState) -> dict[str, int]:
@@ -148,7 +152,7 @@ class Harbors(RSPayments):
         key = (h[ANCHOR:SHIP2], w if w < 4 else 4)
         n = self._rs_harbor_cache.get(key)
         if n is not None:
-            return n
+            return int(n)
         if len(self._rs_harbor_cache) > 20_000:
             self._rs_harbor_cache.clear()
         n = 1 if w >= 4 else 0

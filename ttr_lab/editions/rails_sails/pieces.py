@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field
 from ...errors import TtrError
-from ...moves import Move, is_count
+from ...moves import Move, is_count, show_value
 from ...phases import Phase, register_phase
 from .payments import R_RS, RSPayments
 
@@ -46,7 +46,7 @@ class ChoosePieces(Move):
         return cls(int(args[0])) if len(args) == 1 and args[0].isdigit() and len(args[0]) < 6 else None
 
     def problem(self) -> str | None:
-        return None if is_count(self.trains) else f"a number of trains is a whole number, not {self.trains!r}"
+        return None if is_count(self.trains) else f"a number of trains is a whole number, not {show_value(self.trains)}"
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.trains,)
@@ -56,6 +56,9 @@ class ChoosePieces(Move):
 
     def describe(self, state: GameState) -> str:
         return f"play with {self.trains} trains"
+
+    def announce(self, state: GameState) -> str:
+        return "choose how to split the pieces (secret until every player has chosen)"
 
 
 def _identity(moves: list[Move]) -> list[Move]:

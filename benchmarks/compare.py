@@ -1,0 +1,70 @@
+"""Two checkouts side by side in one run: prints figures, asserts nothing.
+
+    python benchmarks/compare.py --before /path/to/old/checkout [--after .] [--rounds 3]
+
+Runs the same measurement on both checkouts in alternating subprocesses
+(before, after, before, after, ...), each pinned to the same core, so both see
+the same machine load; prints every round and the best of each.  The
+measurement is the headline engine figure: uniformly random 4-player games
+played to the end and scored with ``outcome()``, per edition.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+MEASURE = r"""
+import os, random, sys, time
+sys.path.insert(0, sys.argv[1])
+try:
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+except (AttributeError, OSError):
+    pass
+import ttr_lab
+for edition in sys.argv[3].split(","):
+    rng = random.Random(12345)
+    g = ttr_lab.new_game(edition, players=4, seed=0)  # warm up the edition's tables
+    t0 = time.perf_counter()
+    for seed in range(int(sys.argv[2])):
+        g = ttr_lab.new_game(edition, players=4, seed=seed)
+        while not g.is_over:
+            moves = g.legal_moves
+            g.push(moves[rng.randrange(len(moves))])
+        g.outcome()
+    print(edition, int(sys.argv[2]) / (time.perf_counter() - t0))
+"""
+
+
+def run(root: str, games: int, editions: str) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", MEASURE, root, str(games), editions],
+                         capture_output=True, text=True, check=True).stdout
+    return {line.split()[0]: float(line.split()[1]) for line in out.splitlines()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", required=True)
+    ap.add_argument("--after", default=str(Path(__file__).resolve().parent.parent))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--editions", default="usa,europe,rails_and_sails")
+    args = ap.parse_args()
+    best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
+    for r in range(1, args.rounds + 1):
+        for label, root in (("before", args.before), ("after", args.after)):
+            figures = run(root, args.games, args.editions)
+            for ed, gps in figures.items():
+                best[label][ed] = max(best[label].get(ed, 0.0), gps)
+            shown = "  ".join(f"{ed} {gps:6.1f}" for ed, gps in figures.items())
+            print(f"round {r} {label:6s} {shown}  games/s")
+    print(f"best of {args.rounds} rounds, {args.games} scored random 4-player games per edition and round:")
+    for ed in best["after"]:
+        b, a = best["before"][ed], best["after"][ed]
+        print(f"  {ed:16s} before {b:7.1f}  after {a:7.1f} games/s  ({a / b:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
