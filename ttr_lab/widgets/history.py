@@ -2,7 +2,8 @@
 
 The record is replayed once (every move validated); the widget keeps that
 game and moves along it with ``pop`` and ``push``, so each step costs one
-move, not a replay from the start.
+move, not a replay from the start.  Each move is told as every player
+learned it at the table (``move.announce``): "Ada kept 2 tickets".
 
 >>> import ttr_lab
 >>> from ttr_lab.bots import make_bot, play_game
@@ -23,15 +24,16 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..errors import RecordError, TtrError
-from ..moves import KeepTickets, parse_move
+from ..moves import ClaimRoute, Move, parse_move
 from ..records import Record
 from ..render import PLAYER_COLORS, board_figure, update_board
 from ..state import GameState
+from .messages import move_line
 
 __all__ = ["HistoryWidget"]
 
 
-class HistoryWidget(W.VBox):
+class HistoryWidget(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
     """A slider over the plies of a game record, redrawing the board.
 
     Parameters
@@ -51,19 +53,18 @@ class HistoryWidget(W.VBox):
             record = Record.load(record)
         self.record = record
         self.game = record.replay(upto=0)
-        self._moves = []
-        self._texts = []
+        self._moves: list[Move] = []
+        self._texts: list[str] = []
         for i, text in enumerate(record.moves, 1):  # the one replay: validate and describe
             g = self.game
             try:
                 move = parse_move(text)
-                name = g.player_names[g.current_player]
-                what = f"kept {len(move.tickets)} tickets" if isinstance(move, KeepTickets) else g.describe(move)
+                line = move_line(g, move)
                 g.play(move)
             except TtrError as e:
                 raise RecordError(f"ply {i} ({text!r})", str(e), ply=i) from e
             self._moves.append(move)
-            self._texts.append(f"{i}. {name}: {what}")
+            self._texts.append(f"{i}. {line}")
         n = len(self._moves)
         self._width = width
         self.fig = go.FigureWidget(board_figure(self.game, width=width))
@@ -113,7 +114,8 @@ class HistoryWidget(W.VBox):
             for p, name in enumerate(g.player_names)
         )
         self._scores.value = f"<table><tr>{cells}</tr></table>"
-        highlight = [self._moves[g.ply - 1].route] if g.ply and hasattr(self._moves[g.ply - 1], "route") else []
+        latest = self._moves[g.ply - 1] if g.ply else None
+        highlight = [latest.route] if isinstance(latest, ClaimRoute) else []
         update_board(self.fig, g, highlight=highlight, width=self._width)
 
     def __repr__(self) -> str:

@@ -2,7 +2,9 @@
 
 The inspector lists ``game.legal_moves`` (draws, claims by route with their
 card options, tickets) and answers ``game.why_illegal`` for a move typed in
-notation.  It decides nothing itself: every answer comes from the library.
+notation, quoting the rule from the rules reference.  It decides nothing
+itself: every answer comes from the library.  Moves are grouped by their
+notation verb (``move.verb``).
 
 >>> import ttr_lab
 >>> g = ttr_lab.new_game("usa", players=2, seed=7)
@@ -22,21 +24,24 @@ from typing import Any
 import ipywidgets as W
 
 from ..errors import InvalidMoveError
-from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, cards_to_text, parse_move
+from ..moves import Move, cards_to_text, parse_move
+from .control_base import cards_of
+from .messages import rule_details
 
 __all__ = ["MoveInspector", "group_moves"]
 
 _GROUPS = ("draws", "claims", "tickets", "other")
+_GROUP_OF = {"faceup": "draws", "blind": "draws", "claim": "claims", "tickets": "tickets", "keep": "tickets"}
 
 
 def _group(move: Move) -> str:
-    if isinstance(move, (DrawFaceUp, DrawBlind)):
-        return "draws"
-    if isinstance(move, ClaimRoute):
-        return "claims"
-    if isinstance(move, (DrawTickets, KeepTickets)):
-        return "tickets"
-    return "other"
+    return _GROUP_OF.get(move.verb, "other")
+
+
+def _route(move: Move) -> int | None:
+    """The route a claim names (``move.route``), else None."""
+    route = getattr(move, "route", None) if move.verb == "claim" else None
+    return route if isinstance(route, int) else None
 
 
 def group_moves(game: Any) -> dict[str, list[Move]]:
@@ -53,7 +58,7 @@ def group_moves(game: Any) -> dict[str, list[Move]]:
     return out
 
 
-class MoveInspector(W.VBox):
+class MoveInspector(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
     """List the legal moves of ``game`` and explain why a typed move is illegal.
 
     Parameters
@@ -77,6 +82,8 @@ class MoveInspector(W.VBox):
         self._on_select = on_select
         self._on_play = on_play
         self._moves: list[Move] = []
+        self._concealed = False
+        self._ply: int | None = None
         self._summary = W.HTML().add_class("ttr-inspector-summary")
         self._select = W.Select(options=[], rows=10, layout=W.Layout(width="100%")).add_class("ttr-legal-moves")
         self._select.observe(self._selected, "value")
@@ -98,12 +105,17 @@ class MoveInspector(W.VBox):
     def refresh(self) -> None:
         """Re-read the legal moves (after the game changed)."""
         g = self.game
+        self._concealed = False
+        if self._ply != g.ply:  # a new position: the last question is stale
+            self._ply = g.ply
+            self._text.value = ""
+            self._answer.value = ""
         groups = group_moves(g)
         self._moves = [m for k in _GROUPS for m in groups[k]]
         rows = []
         for k in _GROUPS:
             if groups[k]:
-                routes = len({m.route for m in groups[k]}) if k == "claims" else 0
+                routes = len({_route(m) for m in groups[k]}) if k == "claims" else 0
                 extra = f" on {routes} route{'s' if routes != 1 else ''}" if routes else ""
                 rows.append(f"<tr><td>{k}</td><td>{len(groups[k])}{extra}</td></tr>")
         self._summary.value = (
@@ -111,20 +123,24 @@ class MoveInspector(W.VBox):
             f"{html.escape(g.player_names[g.current_player])} ({g.phase.name})"
             f"<table>{''.join(rows)}</table>"
         )
-        with self.hold_sync():
-            self._select.options = [(self._label(m), i) for i, m in enumerate(self._moves)]
-            self._select.value = None
+        self._set_options([(self._label(m), i) for i, m in enumerate(self._moves)])
+        self._why.disabled = False
+
+    def conceal(self, message: str) -> None:
+        """Show ``message`` instead of the moves (they are private), and keep
+        nothing of them in the widget: no list, no question, no answer."""
+        self._concealed = True
+        self._ply = None
+        self._moves = []
+        self._summary.value = f"<i>{html.escape(message)}</i>" if message else ""
+        self._set_options([])
+        self._text.value = ""
+        self._answer.value = ""
+        self._why.disabled = True
 
     def check(self, text: str) -> str:
         """The library's verdict on a move in notation, as a sentence."""
-        try:
-            move = parse_move(text)
-        except InvalidMoveError as e:
-            return f"Cannot read it: {e}"
-        why = self.game.why_illegal(move)
-        if why is not None:
-            return f"Illegal (rule {why[0]}): {why[1]}"
-        return f"Legal: {self.game.describe(move)}"
+        return self._verdict(text)[0]
 
     @property
     def selected(self) -> Move | None:
@@ -132,23 +148,39 @@ class MoveInspector(W.VBox):
         i = self._select.value
         return None if i is None else self._moves[i]
 
+    def _set_options(self, options: list[tuple[str, int]]) -> None:
+        with self.hold_sync():
+            self._select.options = options
+            self._select.value = None
+
+    def _verdict(self, text: str) -> tuple[str, str | None]:
+        """(sentence, rule cited or None)."""
+        try:
+            move = parse_move(text)
+        except InvalidMoveError as e:
+            return f"Cannot read it: {e}", "notation"
+        why = self.game.why_illegal(move)
+        if why is not None:
+            return f"Illegal (rule {why[0]}): {why[1]}", why[0]
+        return f"Legal: {self.game.describe(move)}", None
+
     def _label(self, move: Move) -> str:
         g = self.game
-        if isinstance(move, ClaimRoute):
-            r = g.map.route(move.route)
-            return f"claim · {r.label()} ({r.length} {r.color}, #{r.id}) · {cards_to_text(move.cards)}"
-        if isinstance(move, DrawFaceUp):
-            return f"draw · face-up {move.slot} ({g.row[move.slot - 1]})"
-        if isinstance(move, KeepTickets):
-            return f"tickets · keep {', '.join(g.map.ticket(t).label() for t in move.tickets)}"
-        return f"{_group(move)} · {move}"
+        route = _route(move)
+        if route is not None and g.map.has_route(route):
+            r = g.map.route(route)
+            return f"claim · {r.label()} ({r.length} {r.color}, #{r.id}) · {cards_to_text(cards_of(move) or ())}"
+        slot = getattr(move, "slot", None) if move.verb == "faceup" else None
+        if isinstance(slot, int) and 1 <= slot <= len(g.row):
+            return f"draw · face-up {slot} ({g.row[slot - 1]})" + _refill_tail(move)
+        return f"{_group(move)} · {move.describe(g)}"
 
-    def _selected(self, change: dict) -> None:
+    def _selected(self, change: dict[str, Any]) -> None:
         move = self.selected
         if move is not None:
             self._text.value = str(move)
         if self._on_select is not None:
-            self._on_select(move.route if isinstance(move, ClaimRoute) else None)
+            self._on_select(_route(move) if move is not None else None)
 
     def _play_selected(self) -> None:
         move = self.selected
@@ -159,7 +191,17 @@ class MoveInspector(W.VBox):
 
     def _explain(self) -> None:
         text = self._text.value.strip()
-        self._answer.value = html.escape(self.check(text)) if text else ""
+        if self._concealed or not text:
+            self._answer.value = ""
+            return
+        sentence, rule = self._verdict(text)
+        self._answer.value = html.escape(sentence) + (rule_details(rule) if rule else "")
 
     def __repr__(self) -> str:
         return f"<MoveInspector: {len(self._moves)} legal moves>"
+
+
+def _refill_tail(move: Move) -> str:
+    """``", refill from trains"`` for a face-up pick that names its refill pile."""
+    refill = getattr(move, "refill", None)
+    return f", refill from {refill}" if isinstance(refill, str) else ""

@@ -3,14 +3,24 @@
 A thin controller over a :class:`~ttr_lab.state.GameState`: a click on the
 board, a card button or a ticket checkbox becomes a :class:`~ttr_lab.moves.Move`,
 which goes through ``game.play``.  Legality comes from the library only
-(``legal_moves`` and ``why_illegal``); an illegal click shows the rule and the
-reason and changes nothing.  The board is a plotly ``FigureWidget`` redrawn
-with :func:`ttr_lab.render.update_board`, which also refreshes the synced
-figure state, so a reloaded page or Voila shows the true position.
-Europe and Rails & Sails add controls of their own (a click on a city builds
-a station or harbor, the tunnel decision, the refill toggle, one deck button
-per pile, Stop, the setup split and piece exchange): see
-:mod:`ttr_lab.widgets.edition_controls`.
+(``legal_moves`` and ``why_illegal``); an illegal click shows the rule, the
+reason and the rule's text from the rules reference, and changes nothing.
+The board is a plotly ``FigureWidget`` redrawn with
+:func:`ttr_lab.render.update_board`, which also refreshes the synced figure
+state, so a reloaded page or Voila shows the true position.
+
+An edition's own decisions have controls of their own, built from the names
+the edition declares (``game.edition.widget_controls``) through the registry
+:data:`ttr_lab.widgets.controls.CONTROLS`: a click on a city builds a station
+or a harbor, the tunnel decision, the refill toggle and one deck button per
+pile, the setup split, piece exchanges.  They are in :attr:`PlayWidget.controls`.
+
+Hot-seat with hidden hands (``hide_hands=True``): the widget shows, and so
+sends to the browser, only what the person in front of the screen may know.
+Until the person to decide presses "Show my hand", nothing of theirs is on
+the page (hand, tickets, the tickets to choose from, legal moves, payments,
+a secret choice) and no move is taken.  Log lines say only what every player
+learns of a move (``move.announce``): "Ada kept 2 tickets", never which.
 
 >>> w = PlayWidget("usa", players=["You", "bot"], seed=7)
 >>> w
@@ -24,21 +34,38 @@ True
 from __future__ import annotations
 
 import difflib
+import functools
 import html
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import ipywidgets as W
 import plotly.graph_objects as go
 
-from ..editions.rails_sails import ChoosePieces
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, cards_in_words, parse_move
+from ..moves import (
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Move,
+    StopDrawing,
+    cards_in_words,
+    parse_move,
+)
 from ..render import PLAYER_COLORS, board_figure, route_at, route_trace_index, update_board
 from ..scoring import ticket_status
 from ..state import GameState, Phase, new_game
-from .edition_controls import EditionControls, card_label, card_look, chips
+from .cards import card_label, card_look, chips
+from .control_base import Control, Decision, cards_of, show
+from .control_build import BuildControl
+from .control_exchange import ExchangeControl
+from .control_pieces import PiecesControl
+from .control_tunnel import TunnelControl
+from .controls import make_controls
 from .inspector import MoveInspector
+from .messages import move_line, rule_details, rule_heading
 
 __all__ = ["PlayWidget", "play", "BOT_NAMES"]
 
@@ -52,13 +79,10 @@ _PROMPTS = {
     Phase.TURN: "{name}, your turn: take a face-up card or draw from the deck, "
     "click a route's marker to claim it, or draw tickets.",
     Phase.SECOND_CARD: "{name}: take a second card (not a face-up locomotive) or draw from the deck.",
-    Phase.TUNNEL: "{name}: the tunnel asks for more cards: pay them or decline.",
-    Phase.SETUP_PIECES: "{name}: choose how many trains to keep (the rest are ships) and press Choose.",
 }
-_BUILD_HINT = {
-    "stations_left": " or click a city to build a station",
-    "harbors_left": " or click a harbor city to build a harbor",
-}
+#: verbs of the moves the widget's own controls play (cards, claims, tickets, stop)
+_OWN_VERBS = frozenset({"faceup", "blind", "claim", "tickets", "keep", "stop"})
+_C = TypeVar("_C", bound=Control)
 
 
 def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> None:
@@ -97,7 +121,7 @@ class _TicketPaths:
     """
 
     def __init__(self) -> None:
-        self._key: tuple = ()
+        self._key: tuple[Any, ...] = ()
         self._paths: list[_TicketPath] = []
         self.network: Any = None  # exact Steiner tree for all the tickets
         self.approx: Any = None  # networkx's approximation, for comparison
@@ -127,7 +151,7 @@ class _TicketPaths:
         )
 
 
-class PlayWidget(EditionControls, W.VBox):
+class PlayWidget(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
     """Play Ticket to Ride on a clickable board.
 
     Parameters
@@ -144,11 +168,20 @@ class PlayWidget(EditionControls, W.VBox):
     bots : dict seat -> bot, optional
         Bots to use instead of the ones named by ``players``.
     hide_hands : bool
-        Hot-seat: hide each hand until its owner presses "Show my hand".
+        Hot-seat: hide each hand (and everything else private) until its
+        owner presses "Show my hand".
     show_paths : bool
         Draw the shortest way to complete each of the viewer's tickets.
     width : int
         Board width in pixels (default 720).
+
+    Attributes
+    ----------
+    game : GameState
+    controls : dict name -> :class:`~ttr_lab.widgets.control_base.Control`
+        The edition's own controls, as ``game.edition.widget_controls`` names them.
+    inspector : MoveInspector
+        The "Legal moves" tab.
     """
 
     def __init__(self, edition: str | GameState = "usa", **kwargs: Any) -> None:
@@ -175,20 +208,24 @@ class PlayWidget(EditionControls, W.VBox):
         self.humans = tuple(p for p in range(g.n) if p not in self.bots)
         self._redo: list[Move] = []
         self._lines: list[str] = []
-        self._pending_claim: list[ClaimRoute] = []
+        self._pending_claim: list[Move] = []
         self._inspected: int | None = None
         self._last_human = self.humans[0] if self.humans else 0
         self._revealed: int | None = None
         self._message = ""
+        self._message_private = False  # the message may tell the decider's own secrets
+        self._rule: str | None = None  # the rule a refusal cites
+        self._decision = Decision(None, False)
         self._over = False
         self._keep_ids: tuple[int, ...] = ()
+        self._checks: list[Any] = []
         self._paths = _TicketPaths()
         self._width = int(kwargs.get("width", 720))
         self._build(bool(kwargs.get("hide_hands")), bool(kwargs.get("show_paths")))
         self.refresh()
 
     # ------------------------------------------------------------------ layout
-    def _button(self, text: str, css: str, action: Any, **kw: Any) -> W.Button:
+    def _button(self, text: str, css: str, action: Callable[[], Any], **kw: Any) -> Any:
         b = W.Button(description=text, layout=W.Layout(width="auto"), **kw).add_class(css)
         b.on_click(lambda _b: action())
         return b
@@ -199,16 +236,19 @@ class PlayWidget(EditionControls, W.VBox):
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self._status = W.HTML().add_class("ttr-status")
         self._faceup = [
-            self._button("", f"ttr-faceup-{i + 1}", lambda i=i: self.click_faceup(i + 1)) for i in range(len(g.row))
+            self._button("", f"ttr-faceup-{i + 1}", functools.partial(self.click_faceup, i + 1))
+            for i in range(len(g.row))
         ]
         for button in self._faceup:  # a white card needs an edge
             button.layout.border = "1px solid #555"
             button.layout.min_width = "64px"
         self._card_class = [""] * len(g.row)
-        self._deck = self._button("Deck", "ttr-deck", lambda: self.play_move(DrawBlind()))
-        self._build_edition_controls()
+        self._deck = self._button("Deck", "ttr-deck", lambda: self.draw_blind())
+        self._stop = self._button(
+            "Stop (keep one card)", "ttr-stop", lambda: self.play_move(StopDrawing()), button_style="warning"
+        )
         self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
-        self._extra = W.HBox([]).add_class("ttr-extra-moves")  # stop / pass when the library offers them
+        self._extra = W.HBox([]).add_class("ttr-extra-moves")  # pass, and moves without a control of their own
         self._pay = W.ToggleButtons(options=[], style={"button_width": "auto"}).add_class("ttr-payment")
         self._pay_box = W.VBox(
             [
@@ -222,7 +262,6 @@ class PlayWidget(EditionControls, W.VBox):
                 ),
             ]
         ).add_class("ttr-pay-box")
-        self._checks: list[W.Checkbox] = []
         self._keep_list = W.VBox([])
         self._keep_box = W.VBox(
             [
@@ -231,6 +270,9 @@ class PlayWidget(EditionControls, W.VBox):
                 self._button("Keep", "ttr-keep", self._keep, button_style="primary"),
             ]
         ).add_class("ttr-keep-box")
+        self.controls: dict[str, Control] = make_controls(self)
+        self._replaced = frozenset(part for c in self.controls.values() for part in c.replaces)
+        self._their_verbs = _OWN_VERBS.union(*(c.verbs for c in self.controls.values()))
         self._hand = W.HTML().add_class("ttr-hand")
         self._reveal = self._button("Show my hand", "ttr-reveal", self._reveal_hand)
         self._tickets = W.HTML().add_class("ttr-tickets")
@@ -253,7 +295,7 @@ class PlayWidget(EditionControls, W.VBox):
         side = W.VBox(
             [
                 self._pay_box,
-                *self._edition_side(),
+                *[w for c in self.controls.values() for w in c.side()],
                 self._keep_box,
                 self._hand,
                 self._reveal,
@@ -264,7 +306,8 @@ class PlayWidget(EditionControls, W.VBox):
             ],
             layout=W.Layout(width="320px", margin="0 0 0 8px"),
         ).add_class("ttr-side")
-        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, *self._edition_row(), self._extra]).add_class(
+        row = [w for c in self.controls.values() for w in c.row()]
+        cards = W.HBox([*self._faceup, self._deck, self._draw_tickets, *row, self._stop, self._extra]).add_class(
             "ttr-cards"
         )
         super().__init__([self._status, cards, W.HBox([self.fig, side]), self._tabs])
@@ -274,52 +317,96 @@ class PlayWidget(EditionControls, W.VBox):
     @property
     def status(self) -> str:
         """The prompt (what decision is due) and the last message, as text."""
-        return "\n".join(s for s in (self._prompt(), self._message) if s)
+        heading = rule_heading(self._rule) if self._rule and self._message.startswith("⚠") else None
+        return "\n".join(s for s in (self._prompt(), self._message, heading) if s)
 
     def play_move(self, move: Move | str) -> bool:
         """Play ``move`` (a Move or its notation) for the seat to move, then let bots move.
 
-        Returns False, with the reason in :attr:`status`, if the library refuses it.
+        Returns False, with the reason in :attr:`status`, if the library
+        refuses it (or the hand of the person to decide is hidden).
         """
         g = self.game
         try:
             move = parse_move(move) if isinstance(move, str) else move
-            line = self._describe(move)
-            before = g.phase
+        except InvalidMoveError as e:
+            return self._refuse(f"Cannot read that move: {e}", rule="notation")
+        if not isinstance(move, Move):
+            return self._refuse(f"Not a move: {move!r}"[:200], rule="notation")
+        if self._blocked():
+            return False
+        line = move_line(g, move)
+        try:
             g.play(move)
         except IllegalMoveError as e:
-            return self._refuse(f"Not allowed (rule {e.rule}): {e.reason}")
-        except InvalidMoveError as e:
-            return self._refuse(f"Cannot read that move: {e}")
+            return self._refuse(f"Not allowed (rule {e.rule}): {e.reason}", rule=e.rule)
         self._lines.append(line)
         self._redo.clear()
         self._pending_claim = []
-        self._message = line + self._run_bots()
-        if before == Phase.SETUP_PIECES:
-            self._message += self._pieces_revealed()
+        self._say(line + self._news(move) + self._run_bots())
         self.refresh()
         return True
 
     def click_route(self, route_id: int) -> bool:
         """What a click on a route's marker does: claim it (or ask how to pay)."""
+        if self._blocked():
+            return False
         g = self.game
-        options = [m for m in g.legal_moves if isinstance(m, ClaimRoute) and m.route == route_id]
+        options = [m for m in g.legal_moves if m.verb == "claim" and getattr(m, "route", None) == route_id]
         if len(options) == 1:
             return self.play_move(options[0])
         if not options:
             rule, reason = g.why_illegal(self._probe_claim(route_id)) or ("?", "no payment is possible")
-            return self._refuse(f"Cannot claim {self._route_name(route_id)} (rule {rule}): {reason}")
-        self._pending_claim = options
-        self._pay.options = [(cards_in_words(m.cards), i) for i, m in enumerate(options)]
-        self._pay.value = 0
-        self._message = f"{self._route_name(route_id)}: {len(options)} ways to pay; pick one and press Confirm."
-        self.refresh()
-        return True
+            return self._refuse(f"Cannot claim {self._route_name(route_id)} (rule {rule}): {reason}", rule=rule)
+        return self._choose_payment(options, self._route_name(route_id))
 
     def click_faceup(self, slot: int) -> bool:
-        """What a click on face-up card ``slot`` (1-based) does; with two piles
-        (Rails & Sails) the refill toggle names the pile that replaces it."""
-        return self.play_move(DrawFaceUp(slot, self._refill.value if self._multi_pile else None))
+        """What a click on face-up card ``slot`` (1-based) does; where the player
+        chooses the refill pile (Rails & Sails), the refill toggle names it."""
+        refills = [r for r in (c.faceup_refill() for c in self.controls.values()) if r is not None]
+        return self.play_move(DrawFaceUp(slot, refills[0] if refills else None))
+
+    def draw_blind(self, pile: str | None = None) -> bool:
+        """Draw the top card of ``pile`` (``"trains"``/``"ships"``; ``None`` where there is one pile)."""
+        return self.play_move(DrawBlind(pile))
+
+    def click_city(self, city: str) -> bool:
+        """What a click on a city's marker does: build a station or harbor (or ask how to pay)."""
+        build = self._control("build", BuildControl)
+        if build is None:
+            ed = self.game.edition.name
+            return self._refuse(f"Nothing to build in {city}: the {ed} edition has no stations or harbors.")
+        return build.click(city)
+
+    def pay_tunnel(self, index: int | None = None) -> bool:
+        """Pay the tunnel's extra cards with the chosen option (or option ``index``)."""
+        tunnel = self._control("tunnel", TunnelControl)
+        return tunnel.pay(index) if tunnel else self._refuse(f"The {self.game.edition.name} edition has no tunnels.")
+
+    def decline_tunnel(self) -> bool:
+        """Decline the tunnel: the claim fails and the cards go back to the hand."""
+        tunnel = self._control("tunnel", TunnelControl)
+        return tunnel.decline() if tunnel else self._refuse(f"The {self.game.edition.name} edition has no tunnels.")
+
+    def choose_pieces(self, trains: int | None = None) -> bool:
+        """Setup split: keep ``trains`` trains (default: the slider's value)."""
+        pieces = self._control("pieces", PiecesControl)
+        if pieces is None:
+            return self._refuse(f"The {self.game.edition.name} edition has no choice of pieces.")
+        return pieces.choose(trains)
+
+    def exchange(self, move: Move | None = None) -> bool:
+        """Exchange pieces: the dropdown's choice (or ``move``)."""
+        ex = self._control("exchange", ExchangeControl)
+        if ex is None:
+            return self._refuse(f"The {self.game.edition.name} edition has no piece exchanges.")
+        return ex.exchange(move)
+
+    @property
+    def _exchange_moves(self) -> list[Move]:
+        """The exchange dropdown's moves (``controls["exchange"].moves``)."""
+        ex = self._control("exchange", ExchangeControl)
+        return ex.moves if ex else []
 
     def undo(self) -> bool:
         """Step back to the previous decision of a person, taking back bot moves too."""
@@ -339,7 +426,8 @@ class PlayWidget(EditionControls, W.VBox):
         self._redo.extend(popped)
         self._lines = self._lines[: g.ply]
         self._pending_claim = []
-        self._message = f"Undone: back to ply {g.ply}."
+        self._revealed = None  # whoever pressed Undo: the hand to decide is hidden again
+        self._say(f"Undone: back to ply {g.ply}.")
         self.refresh(run_bots=False)
         return True
 
@@ -350,11 +438,12 @@ class PlayWidget(EditionControls, W.VBox):
             return self._refuse("Nothing to redo.")
         while self._redo:
             move = self._redo.pop()
-            self._lines.append(self._describe(move))
+            self._lines.append(move_line(g, move))
             g.play(move)
             if not self.humans or g.is_over or g.current_player in self.humans:
                 break
-        self._message = f"Redone: forward to ply {g.ply}."
+        self._revealed = None
+        self._say(f"Redone: forward to ply {g.ply}.")
         self.refresh()
         return True
 
@@ -362,13 +451,19 @@ class PlayWidget(EditionControls, W.VBox):
         """Bring every control up to date with :attr:`game` (after changing it directly)."""
         g = self.game
         if len(self._lines) != g.ply:  # the game was changed behind our back
-            self._lines = self._lines[: g.ply] + [str(m) for m in g.move_stack[len(self._lines) :]]
+            self._lines = self._replayed_lines()
             self._redo.clear()
         if run_bots and self.bots and not g.is_over and g.current_player in self.bots:
-            self._message += self._run_bots()
+            self._say(self._message + self._run_bots(), private=self._message_private, rule=self._rule)
         if not g.is_over and g.current_player in self.humans:
             self._last_human = g.current_player
-        self._refresh_controls()
+        if self._revealed is not None and self._revealed != self._viewer():
+            self._revealed = None  # a new person at the screen: their hand starts hidden
+        now = self._decide()
+        if not now.private:
+            self._forget_private()
+        self._decision = now
+        self._refresh_controls(now)
         self._refresh_panels()
         update_board(self.fig, g, **self._board_options())
         self._refresh_inspector()
@@ -379,30 +474,68 @@ class PlayWidget(EditionControls, W.VBox):
         return f"<PlayWidget {g.edition.name}: {who}, seed {g.seed}, ply {g.ply}, {self._short_state()}>"
 
     # ------------------------------------------------------------------ moves
+    def _control(self, name: str, kind: type[_C]) -> _C | None:
+        c = self.controls.get(name)
+        return c if isinstance(c, kind) else None
+
     def _run_bots(self) -> str:
         g, done = self.game, []
         while not g.is_over and g.current_player in self.bots:
             p = g.current_player
             move = self.bots[p].choose(g.view(p))
-            line = self._describe(move)
+            line = move_line(g, move)
             g.play(move)
             self._lines.append(line)
-            done.append(line)
+            done.append(line + self._news(move))
         return ("\n" + "; ".join(done)) if done else ""
 
-    def _describe(self, move: Move) -> str:
-        g = self.game
-        name = g.player_names[g.current_player]
-        if isinstance(move, KeepTickets):  # which tickets is private
-            return f"{name} kept {len(move.tickets)} ticket{'s' if len(move.tickets) != 1 else ''}"
-        if isinstance(move, ChoosePieces):  # secret until every player has chosen
-            return f"{name} chose how to split the pieces"
-        return f"{name}: {g.describe(move)}"
+    def _news(self, move: Move) -> str:
+        """What the controls announce after ``move`` (the pieces revealed...)."""
+        return "".join(c.after_move(move) for c in self.controls.values())
 
-    def _refuse(self, text: str) -> bool:
-        self._message = "⚠ " + text
+    def _replayed_lines(self) -> list[str]:
+        """Log lines for the moves played behind the widget's back, each
+        announced in the position before it (on a copy of the game)."""
+        g = self.game
+        lines = self._lines[: g.ply]
+        replay = g.copy(stack=True)
+        later = []
+        while replay.ply > len(lines):
+            later.append(replay.pop())
+        for move in reversed(later):
+            lines.append(move_line(replay, move))
+            replay.push(move)
+        return lines
+
+    def _say(self, text: str, *, private: bool = False, rule: str | None = None) -> None:
+        """Set the message under the prompt; a ``private`` one may tell the
+        decider's own secrets, and is dropped when their hand is hidden."""
+        self._message, self._message_private, self._rule = text, private, rule
+
+    def _refuse(self, text: str, *, rule: str | None = None, private: bool = True) -> bool:
+        """Show a refusal (with the rule it cites, quoted from the reference); return False."""
+        self._say("⚠ " + text, private=private, rule=rule)
         self._status.value = self._status_html()
         return False
+
+    def _blocked(self) -> bool:
+        """Refuse, and say why, when the person to decide has not shown their hand."""
+        g = self.game
+        if g.is_over or g.current_player not in self.humans or self._hand_visible():
+            return False
+        name = g.player_names[g.current_player]
+        self._refuse(f"{name}'s hand is hidden: press “Show my hand” first (only {name} should look).", private=False)
+        return True
+
+    def _choose_payment(self, options: Sequence[Move], what: str) -> bool:
+        """Ask which of ``options`` (moves that differ in their cards) to play."""
+        self._pending_claim = list(options)
+        with self._pay.hold_sync():
+            self._pay.options = [(cards_in_words(cards_of(m) or ()), i) for i, m in enumerate(options)]
+            self._pay.value = 0
+        self._say(f"{what}: {len(options)} ways to pay; pick one and press Confirm.", private=True)
+        self.refresh()
+        return True
 
     def _probe_claim(self, route_id: int) -> ClaimRoute:
         """A payment to ask ``why_illegal`` about: the route's colour (or the
@@ -415,7 +548,7 @@ class PlayWidget(EditionControls, W.VBox):
         colours = {c: k for c, k in hand.items() if c != wild}
         colour = route.color
         if colour == "gray" and colours:  # any one colour will do: try the commonest
-            colour = max(colours, key=colours.get)
+            colour = max(colours, key=lambda c: colours[c])
         k = min(colours.get(colour, 0), route.length)
         w = min(hand.get(wild, 0), route.length - k)
         return ClaimRoute(route_id, tuple(sorted(c for c in ((colour, k), (wild, w)) if c[1])))
@@ -435,36 +568,33 @@ class PlayWidget(EditionControls, W.VBox):
 
     def _cancel_claim(self) -> None:
         self._pending_claim = []
-        self._message = "Claim cancelled."
+        self._say("Claim cancelled.")
         self.refresh()
 
     def _keep(self) -> bool:
-        return self.play_move(KeepTickets(tuple(sorted(c._ticket_id for c in self._checks if c.value))))
+        return self.play_move(KeepTickets(tuple(sorted(t for t, c in zip(self._keep_ids, self._checks) if c.value))))
 
-    def _extra_moves(self) -> list[Move]:
-        """Legal moves without a button of their own (stop drawing, pass)."""
-        return [
-            m
-            for m in self.game.legal_moves
-            if not isinstance(
-                m, (DrawFaceUp, DrawBlind, ClaimRoute, DrawTickets, KeepTickets, *self._edition_extra_types())
-            )
-        ]
-
-    def _pieces_revealed(self) -> str:
-        g = self.game
-        if g.phase == Phase.SETUP_PIECES or not hasattr(g, "ships"):
-            return ""
-        split = "; ".join(f"{n} {g.trains(q)} trains / {g.ships(q)} ships" for q, n in enumerate(g.player_names))
-        return f"\nPieces revealed: {split}"
-
-    # ------------------------------------------------------------------ views
+    # ------------------------------------------------------------------ who is looking
     def _viewer(self) -> int:
         g = self.game
         return g.current_player if not g.is_over and g.current_player in self.humans else self._last_human
 
     def _hand_visible(self) -> bool:
         return not self._hide.value or self._revealed == self._viewer()
+
+    def _decide(self) -> Decision:
+        g = self.game
+        if g.is_over or g.current_player not in self.humans:
+            return Decision(None, False)
+        private = self._hand_visible()
+        return Decision(g.current_player, private, tuple(g.legal_moves) if private else ())
+
+    def _forget_private(self) -> None:
+        """The hand to decide is hidden: drop what the screen held of anyone's secrets."""
+        self._pending_claim = []
+        self._inspected = None
+        if self._message_private:
+            self._say("")
 
     def _reveal_hand(self) -> None:
         self._revealed = self._viewer()
@@ -480,6 +610,7 @@ class PlayWidget(EditionControls, W.VBox):
         self._inspected = route_id
         update_board(self.fig, self.game, **self._board_options())
 
+    # ------------------------------------------------------------------ views
     def _short_state(self) -> str:
         g = self.game
         if g.is_over:
@@ -493,39 +624,57 @@ class PlayWidget(EditionControls, W.VBox):
         if g.is_over:
             out = g.outcome()
             return f"Game over. Winner: {' and '.join(g.player_names[w] for w in out.winners)}."
-        keep = [len(m.tickets) for m in g.legal_moves if isinstance(m, KeepTickets)]
-        text = _PROMPTS.get(g.phase, "{name}: " + g.phase.name.lower().replace("_", " "))
-        if g.phase == Phase.TURN:
-            hint = "".join(h for attr, h in _BUILD_HINT.items() if hasattr(g, attr))
+        asked = [p for p in (c.prompt() for c in self.controls.values()) if p is not None]
+        if asked:
+            text = asked[0]
+        else:
+            text = _PROMPTS.get(g.phase, "{name}: " + (g.phase.doc or g.phase.name.lower().replace("_", " ")))
+            hint = "".join(c.turn_hint() for c in self.controls.values()) if g.phase == Phase.TURN else ""
             text = text.replace(", or draw tickets", f"{hint}, or draw tickets") if hint else text
-        return text.format(name=g.player_names[g.current_player], k=min(keep, default=0))
+        k = (
+            min((len(m.tickets) for m in g.legal_moves if isinstance(m, KeepTickets)), default=0)
+            if "{k}" in text
+            else 0
+        )
+        text = text.format(name=g.player_names[g.current_player], k=k)
+        now = self._decision
+        if now.seat is not None and not now.private:
+            text += " Press “Show my hand” first."
+        return text
 
     def _status_html(self) -> str:
         msg = html.escape(self._message).replace("\n", "<br>")
-        cls = "ttr-error" if self._message.startswith("⚠") else "ttr-message"
-        return f'<div class="ttr-prompt"><b>{html.escape(self._prompt())}</b></div>' + (
-            f'<div class="{cls}">{msg}</div>' if msg else ""
+        refused = self._message.startswith("⚠")
+        cls = "ttr-error" if refused else "ttr-message"
+        return (
+            f'<div class="ttr-prompt"><b>{html.escape(self._prompt())}</b></div>'
+            + (f'<div class="{cls}">{msg}</div>' if msg else "")
+            + (rule_details(self._rule) if refused else "")
         )
 
     def _board_options(self) -> dict[str, Any]:
         g = self.game
-        lit = {m.route for m in self._pending_claim if isinstance(m, ClaimRoute)}
-        tunnel = getattr(g, "tunnel", None)
-        if tunnel is not None:
-            lit.add(tunnel.route)
+        lit = {r for r in (getattr(m, "route", None) for m in self._pending_claim) if isinstance(r, int)}
+        for c in self.controls.values():
+            lit.update(c.highlight())
         if self._inspected is not None:
             lit.add(self._inspected)
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width}
         if self._show_paths.value and self._hand_visible():
             found = self._paths.for_player(g, self._viewer())
-            opts["paths"] = [p for p in found if p.cost]  # finished tickets need no path
+            paths: list[Any] = [p for p in found if p.cost]  # finished tickets need no path
             net = self._paths.network
-            if net is not None and net.new_routes and len(opts["paths"]) > 1:  # worth it for 2+ open tickets
-                opts["paths"].append(_Overlay(f"all tickets: cheapest network, {net.cost} more cars", net.routes))
+            if net is not None and net.new_routes and len(paths) > 1:  # worth it for 2+ open tickets
+                paths.append(_Overlay(f"all tickets: cheapest network, {net.cost} more cars", net.routes))
+            opts["paths"] = paths
             opts["tickets"] = [p.ticket for p in found]
         return opts
 
-    def _refresh_controls(self) -> None:
+    def _extra_moves(self, now: Decision) -> list[Move]:
+        """Legal moves without a control of their own (pass, ...)."""
+        return [m for m in now.moves if m.verb not in self._their_verbs]
+
+    def _refresh_controls(self, now: Decision) -> None:
         g = self.game
         for i, (button, card) in enumerate(zip(self._faceup, g.row)):
             fill, ink = card_look(g, card)
@@ -536,40 +685,57 @@ class PlayWidget(EditionControls, W.VBox):
             self._card_class[i] = f"ttr-card-{card or 'empty'}"
             button.add_class(self._card_class[i])
         self._deck.description = f"Deck ({g.deck_size()})"
+        show(self._deck, "deck" not in self._replaced)
         self._draw_tickets.description = f"Draw tickets ({g.ticket_deck_size})"
-        extra = self._extra_moves() if not g.is_over else []
-        if len(extra) > _MAX_EXTRA:  # e.g. every station of Europe: use the Legal moves tab
+        show(self._stop, bool(now.with_verb("stop")))
+        extra = self._extra_moves(now)
+        if len(extra) > _MAX_EXTRA:  # too many for buttons: use the Legal moves tab
             extra = []
         if [b.description for b in self._extra.children] != [str(m) for m in extra]:
+            old = self._extra.children
             self._extra.children = [
-                self._button(str(m), f"ttr-move-{str(m).split()[0]}", lambda m=m: self.play_move(m)) for m in extra
+                self._button(str(m), f"ttr-move-{m.verb}", functools.partial(self.play_move, m)) for m in extra
             ]
+            for b in old:  # a closed widget leaves the browser too
+                b.close()
         self._undo.disabled = not g.move_stack
         self._redo_button.disabled = not self._redo
-        self._pay_box.layout.display = "flex" if self._pending_claim else "none"
-        choosing = g.phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS) and g.current_player in self.humans
-        self._keep_box.layout.display = "flex" if choosing and self._hand_visible() else "none"
-        ids = tuple(t.id for t in g.pending_tickets) if choosing else ()
-        if ids != self._keep_ids:  # a new choice: fresh boxes, all ticked
+        if not self._pending_claim and self._pay.options:
+            with self._pay.hold_sync():
+                self._pay.options = []
+        show(self._pay_box, bool(self._pending_claim))
+        keeps = now.with_verb("keep")
+        show(self._keep_box, bool(keeps))
+        ids = tuple(t.id for t in g.pending_tickets) if keeps else ()
+        if ids != self._keep_ids:  # a new choice: fresh boxes, all ticked (none while hidden)
+            old = self._checks
             self._keep_ids = ids
-            self._checks = []
-            for t in g.pending_tickets if choosing else ():
-                box = W.Checkbox(
+            self._checks = [
+                W.Checkbox(
                     value=True, description=f"{t.label()} ({t.points})", indent=False, layout=W.Layout(width="auto")
                 ).add_class(f"ttr-ticket-{t.id}")
-                box._ticket_id = t.id
-                self._checks.append(box)
+                for t in (g.pending_tickets if ids else ())
+            ]
             self._keep_list.children = self._checks
-        person = not g.is_over and g.current_player in self.humans
-        self._refresh_edition_controls(person, self._hand_visible())
+            for box in old:
+                box.close()
+        for c in self.controls.values():
+            c.refresh(now)
         self._status.value = self._status_html()
+
+    def _score_columns(self, q: int) -> list[tuple[str, str]]:
+        """(header, cell) pairs for the pieces and buildings of seat ``q``."""
+        cols = [] if "pieces" in self._replaced else [("trains", str(self.game.pieces(q)))]
+        for c in sorted(self.controls.values(), key=lambda c: "pieces" not in c.replaces):
+            cols += c.score_columns(q)
+        return cols
 
     def _refresh_panels(self) -> None:
         g = self.game
         p = self._viewer()
         name = html.escape(g.player_names[p])
         visible = self._hand_visible()
-        self._reveal.layout.display = "none" if visible else "flex"
+        show(self._reveal, not visible)
         if visible:
             self._hand.value = (
                 f"<b>Hand of {name}</b>: {g.hand_size(p)} cards<br>{chips(g, g.hand(p)) or '<i>no cards</i>'}"
@@ -632,8 +798,16 @@ class PlayWidget(EditionControls, W.VBox):
         return f"<b>Tickets of {name}</b>:{body}{network}"
 
     def _refresh_inspector(self) -> None:
-        if self._tabs.selected_index == 1:
+        """The Legal moves tab: the decider's moves while it is open and their
+        hand is shown; emptied otherwise, so nothing stale stays in the page."""
+        now, g = self._decision, self.game
+        if now.seat is not None and not now.private:
+            name = g.player_names[now.seat]
+            self.inspector.conceal(f"{name}'s legal moves are hidden with the hand: press “Show my hand” first.")
+        elif self._tabs.selected_index == 1:
             self.inspector.refresh()
+        else:
+            self.inspector.conceal("")
 
 
 def play(
