@@ -18,9 +18,10 @@ The base moves and their notation:
 ``faceup 3 refill ships``       ... and refill the slot from the ship pile
 ``blind``  / ``blind ships``    draw the top card of a pile
 ``stop``                        stop after one card (where the rules allow)
-``claim 57 (Seattle-Portland) red:2 loco:1``
-                                claim route 57 paying 2 red + 1 locomotive;
-                                the bracketed route name is optional
+``claim 57 (Kansas City-Oklahoma City) red:1 loco:1``
+                                claim route 57 paying 1 red + 1 locomotive;
+                                the bracketed route name is optional (and
+                                checked when given)
 ``tickets``                     draw destination tickets
 ``keep 3 17``                   keep these drawn tickets (by id)
 ``pass``                        no legal action: the turn passes
@@ -29,11 +30,11 @@ The base moves and their notation:
 Examples
 --------
 >>> from ttr_lab.moves import parse_move, ClaimRoute
->>> m = parse_move("claim 57 (Seattle-Portland) red:2 loco:1")
+>>> m = parse_move("claim 57 (Kansas City-Oklahoma City) red:1 loco:1")
 >>> m
-ClaimRoute(route=57, cards=(('loco', 1), ('red', 2)))
+ClaimRoute(route=57, cards=(('loco', 1), ('red', 1)))
 >>> str(m)
-'claim 57 (Seattle-Portland) loco:1 red:2'
+'claim 57 (Kansas City-Oklahoma City) loco:1 red:1'
 >>> parse_move(str(m)) == m
 True
 >>> sorted([parse_move("tickets"), parse_move("faceup 2"), parse_move("blind")])
@@ -250,8 +251,8 @@ class Move:
     def __format__(self, spec: str) -> str:
         try:
             text = str(self)
-        except ValueError:  # a hand-built move holding an int too long to print
-            text = f"{type(self).__name__}(<too large to show>)"
+        except (TypeError, ValueError):  # a hand-built move with malformed fields (problem() says which)
+            text = show_value(self)
         return format(text, spec)
 
     def _fields(self) -> tuple[Any, ...]:

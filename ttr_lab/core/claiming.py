@@ -217,6 +217,10 @@ class Claiming(Drawing):
         ri = self.route_index.get(move.route)
         if ri is None:
             return (R_CLAIM, f"there is no route {move.route} on the {self.map.id} map")
+        if move.label and move.label != self.route_labels[ri]:
+            r = self.routes[ri]
+            if move.label != f"{r.b}-{r.a}":
+                return ("notation", f"route {r.id} is {self.route_labels[ri]}, not {move.label[:60]!r}")
         why = self.claimable(s, s._cur, ri)
         if why:
             return why
