@@ -112,7 +112,7 @@ class GameState:
         if seed is None:
             seed = new_seed()
         elif type(seed) is not int or not 0 <= seed < 2**128:
-            raise TtrError(f"seed must be an int from 0 to 2**128 - 1, not {seed!r}")
+            raise TtrError(f"seed must be an int from 0 to 2**128 - 1, not {show_value(seed)}")
         self._init(ed, seat_names(players, ed), seed)
         ed.new_position(self)
 
@@ -181,13 +181,13 @@ class GameState:
     def seat(self, player: int) -> int:
         """``player`` checked as a seat of this game."""
         if type(player) is not int or not 0 <= player < self.n:
-            raise TtrError(f"no seat {player!r} in a {self.n}-player game (seats 0-{self.n - 1})")
+            raise TtrError(f"no seat {show_value(player)} in a {self.n}-player game (seats 0-{self.n - 1})")
         return player
 
     def card_name(self, card: int) -> str:
         types = self.edition.card_types
         if type(card) is not int or not 0 <= card < len(types):
-            raise OutOfRangeError(f"no card type {card!r} in {self.edition.name} (types 0-{len(types) - 1})")
+            raise OutOfRangeError(f"no card type {show_value(card)} in {self.edition.name} (types 0-{len(types) - 1})")
         return types[card].name
 
     def hand(self, player: int) -> dict[str, int]:
@@ -206,7 +206,7 @@ class GameState:
     def _pile(self, pile: int) -> int:
         if type(pile) is not int or not 0 <= pile < len(self.edition.pile_names):
             names = ", ".join(f"{i} {n}" for i, n in enumerate(self.edition.pile_names))
-            raise OutOfRangeError(f"no card pile {pile!r} in {self.edition.name} (piles: {names})")
+            raise OutOfRangeError(f"no card pile {show_value(pile)} in {self.edition.name} (piles: {names})")
         return pile
 
     def deck_size(self, pile: int = 0) -> int:
@@ -241,9 +241,9 @@ class GameState:
         return self._scores
 
     def route_owner(self, route_id: int) -> int | None:
-        ri = self.edition.route_index.get(route_id)
+        ri = self.edition.route_index.get(route_id) if type(route_id) is int else None
         if ri is None:
-            raise TtrError(f"there is no route {route_id!r} on the {self.map.id} map")
+            raise TtrError(f"there is no route {show_value(route_id)} on the {self.map.id} map")
         o = self._owners[ri]
         return None if o < 0 else o
 
@@ -283,9 +283,9 @@ class GameState:
         """Whether ``player`` could ever still claim this route: it is free and
         the double-route rule allows it (cards and pieces aside).  Analysis
         uses this to know which routes a ticket path may still take."""
-        ri = self.edition.route_index.get(route_id)
+        ri = self.edition.route_index.get(route_id) if type(route_id) is int else None
         if ri is None:
-            raise TtrError(f"there is no route {route_id!r} on the {self.map.id} map")
+            raise TtrError(f"there is no route {show_value(route_id)} on the {self.map.id} map")
         return self._owners[ri] < 0 and self.edition.double_rule(self, self.seat(player), ri) is None
 
     # ------------------------------------------------------------------ legal moves

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from .data import Map, Ticket
 from .errors import TtrError
+from .moves import show_value
 from .phases import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,7 +48,7 @@ class PlayerView:
 
     def __init__(self, state: GameState, player: int) -> None:
         if type(player) is not int or not 0 <= player < state.n:
-            raise TtrError(f"no seat {player!r} in a {state.n}-player game")
+            raise TtrError(f"no seat {show_value(player)} in a {state.n}-player game")
         self._state = state
         self._player = player
 
