@@ -33,7 +33,7 @@ from .messages import move_line
 __all__ = ["HistoryWidget"]
 
 
-class HistoryWidget(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
+class HistoryWidget(W.VBox):
     """A slider over the plies of a game record, redrawing the board.
 
     Parameters

@@ -58,7 +58,7 @@ def group_moves(game: Any) -> dict[str, list[Move]]:
     return out
 
 
-class MoveInspector(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
+class MoveInspector(W.VBox):
     """List the legal moves of ``game`` and explain why a typed move is illegal.
 
     Parameters

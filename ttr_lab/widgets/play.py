@@ -151,7 +151,7 @@ class _TicketPaths:
         )
 
 
-class PlayWidget(W.VBox):  # type: ignore[misc]  # ipywidgets has no type information
+class PlayWidget(W.VBox):
     """Play Ticket to Ride on a clickable board.
 
     Parameters
