@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import networkx as nx
 
@@ -30,7 +30,11 @@ from .phases import Phase
 from .state import GameState, new_game
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .data import Ticket
     from .view import PlayerView
+
+#: spaces to pay (or cards held) per (ship?, colour)
+Needs = dict[tuple[bool, "str | None"], int]
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS", "play_game"]
 
@@ -91,7 +95,7 @@ class GreedyBot:
                 G.add_edge(r.a, r.b, weight=w, route=r.id)
         return G
 
-    def _ticket_cost(self, G: nx.Graph, ticket) -> tuple[float, list[int]]:
+    def _ticket_cost(self, G: nx.Graph, ticket: Ticket) -> tuple[float, list[int]]:
         try:
             cities = nx.dijkstra_path(G, ticket.a, ticket.b, weight="weight")
         except (nx.NetworkXNoPath, nx.NodeNotFound):
@@ -173,13 +177,13 @@ class GreedyBot:
         types = view.edition.card_types
         index = view.edition.card_index
         # spaces still to pay per (ship route?, colour); cards cover 1 space, double ships 2
-        colors: dict[tuple[bool, str], int] = {}
+        colors: Needs = {}
         for rid in targets:
             r = m.route(rid)
             if r.color != "gray":
-                key = (r.is_ship, r.color)
+                key: tuple[bool, str | None] = (r.is_ship, r.color)
                 colors[key] = colors.get(key, 0) + r.length
-        have: dict[tuple[bool, str], int] = {}
+        have: Needs = {}
         for name, k in view.hand.items():
             ct = types[index[name]]
             if not ct.wild:
@@ -190,10 +194,10 @@ class GreedyBot:
         for mv in moves:
             if isinstance(mv, DrawFaceUp):
                 card = row[mv.slot - 1]
-                ct = types[index[card]] if card else None
-                if ct is None or ct.wild:
+                face = types[index[card]] if card else None
+                if face is None or face.wild:
                     continue
-                key = (ct.kind == "ship", ct.color)
+                key = (face.kind == "ship", face.color)
                 need = colors.get(key, 0) - have.get(key, 0)
                 if need > 0 and (best is None or need > best[0]):
                     best = (need, mv)
@@ -211,14 +215,14 @@ class GreedyBot:
         return moves[self.rng.randrange(len(moves))]
 
     @staticmethod
-    def _shortfall(colors: dict, have: dict) -> dict[bool, int]:
+    def _shortfall(colors: Needs, have: Needs) -> dict[bool, int]:
         """Spaces still unpaid on train routes (False) and ship routes (True)."""
         short: dict[bool, int] = {}
         for key, n in colors.items():
             short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
         return short
 
-    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, colors: dict, have: dict) -> Move:
+    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, colors: Needs, have: Needs) -> Move:
         """Where the refill pile is the player's choice (Rails & Sails), refill
         from the pile whose kind of card is needed more."""
         if take.refill is None:
@@ -228,7 +232,7 @@ class GreedyBot:
         return max(options, key=lambda mv: (short.get(mv.refill == "ships", 0), mv.refill == "trains"))
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
+BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
 
 
 def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
@@ -240,7 +244,7 @@ def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
 
 
 def play_game(
-    edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options
+    edition: str | GameState = "usa", bots: Sequence[Bot] = (), *, seed: int = 0, max_plies: int = 20000, **options: Any
 ) -> GameState:
     """Play a whole game between bots (one per seat) and return the final state.
 

@@ -6,27 +6,53 @@ Examples (shell)::
     python -m ttr_lab play --seed 7 --save game.json
     python -m ttr_lab replay game.json          # prints the final breakdown
     python -m ttr_lab validate game.json        # exit 1 with the ply on error
+    python -m ttr_lab validate position.json    # a saved position is checked too
     python -m ttr_lab editions                  # what can be played
+
+Every failure is one line on stderr (``error: ...``) and a non-zero exit:
+1 for a game, record or file problem, 2 for a malformed command line.  When
+the output is cut short (``... | head -1``) the command stops quietly, as
+command-line tools do, with the exit status of a broken pipe (141).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from .bots import BOTS, make_bot, play_game
 from .editions import edition_names, find_edition
 from .errors import TtrError
-from .records import Record
+from .position import POSITION_FORMAT
+from .records import RECORD_FORMAT, Record
+from .safeio import RECORD_LIMIT, load_json, record_error
+from .state import GameState
 
 __all__ = ["main"]
 
+#: the exit status of a command whose output pipe was closed (128 + SIGPIPE)
+BROKEN_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        _fail(f"{message} (see '{self.prog} --help')")
+        raise SystemExit(2)
+
+
+def _fail(message: str) -> None:
+    text = " ".join(str(message).split())  # one line, whatever the message holds
+    print(f"error: {text}", file=sys.stderr)
+
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m ttr_lab", description="ttr_lab: an unofficial Ticket to Ride teaching kit"
-    )
+    p = _Parser(prog="python -m ttr_lab", description="ttr_lab: an unofficial Ticket to Ride teaching kit")
     sub = p.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a seeded game between bots and print the final breakdown")
     play.add_argument("--edition", default="usa", help="edition name or alias (see 'editions')")
@@ -46,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="replay a record file and print the final breakdown")
     rep.add_argument("file")
     rep.add_argument("--moves", action="store_true", help="print every move")
-    val = sub.add_parser("validate", help="check that a record file replays (exit 1 if not)")
+    val = sub.add_parser("validate", help="check that a record replays, or that a position is possible (exit 1 if not)")
     val.add_argument("file")
     sub.add_parser("editions", help="list edition names and aliases")
     return p
@@ -54,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _option(text: str) -> tuple[str, object]:
     name, sep, value = text.partition("=")
-    if not sep:
+    if not sep or not name:
         raise TtrError(f"--option wants NAME=VALUE, got {text!r}")
     low = value.lower()
     parsed: object = value
@@ -62,7 +88,7 @@ def _option(text: str) -> tuple[str, object]:
         parsed = None
     elif low in ("true", "false"):
         parsed = low == "true"
-    elif value.lstrip("-").isdigit():
+    elif value.lstrip("-").isdigit() and len(value) < 20:
         parsed = int(value)
     return name, parsed
 
@@ -72,38 +98,94 @@ def _print_moves(record: Record) -> None:
         print(f"{ply:4d}. {text}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        if args.command == "editions":
-            for name in edition_names():
-                print(f"{name:16s} {find_edition(name)!r}")
-            return 0
-        if args.command == "play":
-            names = [b.strip() for b in args.bots.split(",") if b.strip()]
-            bots = [make_bot(name, seed=args.seed * 101 + i) for i, name in enumerate(names)]
-            options = dict(_option(o) for o in args.option)
-            game = play_game(args.edition, bots, seed=args.seed, **options)
-            record = Record.from_state(game, headers={"Bots": ",".join(names)})
-            if args.moves:
-                _print_moves(record)
-            print(game.outcome())
-            if args.save:
-                record.save(args.save)
-                print(f"record saved to {args.save} ({len(record)} moves)")
-            return 0
-        record = Record.load(args.file)
-        game = record.replay()
-        if args.command == "validate":
-            state = "finished" if game.is_over else f"unfinished, {game.phase.name.lower()} due"
-            print(f"{args.file}: OK, {len(record)} moves, game {state}")
-            return 0
-        if args.moves:
-            _print_moves(record)
-        print(game.outcome() if game.is_over else f"game unfinished after {len(record)} moves\n{game.outcome()}")
+def _read(path: str) -> tuple[str, Any]:
+    """A record or position file: ``("record", Record)`` or ``("position", GameState)``."""
+    data = load_json(path, limit=RECORD_LIMIT, error=record_error, what="game record or position file")
+    kind = data.get("format") if isinstance(data, dict) else None
+    if kind == POSITION_FORMAT:
+        return "position", GameState.from_dict(data, where=path)
+    if isinstance(kind, str) and kind != RECORD_FORMAT:
+        raise TtrError(
+            f"{path}: a {kind[:40]!r} file, not a game record ({RECORD_FORMAT!r}) or a position ({POSITION_FORMAT!r})"
+        )
+    return "record", Record.from_dict(data, where=path)
+
+
+def _play(args: argparse.Namespace) -> int:
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = [make_bot(name, seed=args.seed * 101 + i) for i, name in enumerate(names)]
+    options: dict[str, Any] = dict(_option(o) for o in args.option)
+    game = play_game(args.edition, bots, seed=args.seed, **options)
+    record = Record.from_state(game, headers={"Bots": ",".join(names)})
+    if args.save:  # saved first: a file that cannot be written fails the command before any output
+        record.save(args.save)
+    if args.moves:
+        _print_moves(record)
+    print(game.outcome())
+    if args.save:
+        print(f"record saved to {args.save} ({len(record)} moves)")
+    return 0
+
+
+def _replay_or_validate(args: argparse.Namespace) -> int:
+    kind, loaded = _read(args.file)
+    if kind == "position":
+        state: GameState = loaded
+        if args.command == "replay":
+            raise TtrError(f"{args.file}: a position, not a game record: it has no moves to replay (try 'validate')")
+        due = "game over" if state.is_over else f"{state.phase.name.lower()} due"
+        print(f"{args.file}: OK, position of {state.edition.name}, {due}")
         return 0
-    except (TtrError, ValueError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    record: Record = loaded
+    game = record.replay()
+    if args.command == "validate":
+        status = "finished" if game.is_over else f"unfinished, {game.phase.name.lower()} due"
+        print(f"{args.file}: OK, {len(record)} moves, game {status}")
+        return 0
+    if args.moves:
+        _print_moves(record)
+    print(game.outcome() if game.is_over else f"game unfinished after {len(record)} moves\n{game.outcome()}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "editions":
+        for name in edition_names():
+            print(f"{name:16s} {find_edition(name)!r}")
+        return 0
+    if args.command == "play":
+        return _play(args)
+    return _replay_or_validate(args)
+
+
+def _quiet_stdout() -> None:
+    """The reader went away: send what is left to /dev/null, so the final flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real stdout (an embedding, a test's capture)
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 on success)."""
+    try:
+        args = _parser().parse_args(argv)
+        status = _run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()
+        return BROKEN_PIPE
+    except TtrError as e:
+        _fail(str(e))
+        return 1
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 130
+    except Exception as e:  # never expected (a bug, a full disk): still one line, not a traceback
+        _fail(f"internal error ({type(e).__name__}: {e}); please report it")
         return 1
 
 
