@@ -853,6 +853,7 @@ PROTOCOL = {
     ("ttr_lab.safeio", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
     ("ttr_lab.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",
     ("ttr_lab.widgets.play", "TypeError"): "an unknown keyword argument, as Python itself reports it",
+    ("ttr_lab.cli", "SystemExit"): "argparse's error() must not return: a usage error exits with status 2",
 }
 
 #: raises found by this scan in files another engineer owns; each is a bug
