@@ -859,11 +859,6 @@ PROTOCOL = {
 #: raises found by this scan in files another engineer owns; each is a bug
 #: (a caller catching TtrError misses it), reported rather than fixed here
 KNOWN_BUGS = {
-    ("ttr_lab.data", "KeyError"): "Map.route(text) for an unknown route",
-    ("ttr_lab.graph", "KeyError"): "routes_graph() for an unknown route id",
-    ("ttr_lab.graph", "TypeError"): "as_map() for something that is not a map",
-    ("ttr_lab.render", "KeyError"): "an unknown route, city or trace name",
-    ("ttr_lab.render", "TypeError"): "board_figure() for something that is not a map",
     ("ttr_lab.analysis.trees", "ValueError"): "an unknown method, unknown cities, too many terminals",
     ("ttr_lab.analysis.steiner", "ValueError"): "a negative edge weight",
 }

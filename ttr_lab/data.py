@@ -59,7 +59,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import MapDataError
+from .errors import MapDataError, NotFoundError
 from .safeio import MAP_LIMIT, loads_json, read_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -302,7 +302,7 @@ class Map:
                     k = int(nth) - 1 if nth.isdigit() else 0
                     if 0 <= k < len(found):
                         return found[k]
-        raise KeyError(f"no route {text!r} on map {self.id}")
+        raise NotFoundError(f"no route {text!r} on map {self.id}")
 
 
 def _fail(source: str, entry: str, problem: str) -> MapDataError:

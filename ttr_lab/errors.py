@@ -20,6 +20,8 @@ __all__ = [
     "MapDataError",
     "RecordError",
     "OutOfRangeError",
+    "NotFoundError",
+    "WrongTypeError",
 ]
 
 
@@ -71,3 +73,16 @@ class RecordError(TtrError):
 class OutOfRangeError(TtrError, IndexError):
     """An index past the end: a legal move that is not there, an undo with
     nothing to undo (also an :class:`IndexError`, as sequences raise)."""
+
+
+class NotFoundError(TtrError, KeyError):
+    """No such route, city, ticket or trace (also a :class:`KeyError`, as a
+    failed lookup raises)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class WrongTypeError(TtrError, TypeError):
+    """An argument of the wrong kind, e.g. a board drawn from something that
+    is not a map (also a :class:`TypeError`)."""

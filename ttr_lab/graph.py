@@ -33,6 +33,7 @@ from typing import Any
 import networkx as nx
 
 from .data import Map, Route
+from .errors import NotFoundError, WrongTypeError
 
 __all__ = ["board_graph", "routes_graph", "as_map", "route_attributes"]
 
@@ -71,7 +72,7 @@ def as_map(map_or_edition: Any) -> Map:
     inner = getattr(map_or_edition, "map", None)
     if isinstance(inner, Map):
         return inner
-    raise TypeError(f"expected a Map or an object with a .map attribute, got {type(map_or_edition).__name__}")
+    raise WrongTypeError(f"expected a Map or an object with a .map attribute, got {type(map_or_edition).__name__}")
 
 
 def route_attributes(route: Route) -> dict[str, Any]:
@@ -187,13 +188,13 @@ def routes_graph(map_or_edition: Any, route_ids: Iterable[int]) -> nx.MultiGraph
     >>> routes_graph(usa, [9999])
     Traceback (most recent call last):
     ...
-    KeyError: 'no route 9999 on map usa'
+    ttr_lab.errors.NotFoundError: no route 9999 on map usa
     """
     board = as_map(map_or_edition)
     G = nx.MultiGraph(map=board.id)
     for rid in dict.fromkeys(route_ids):
         if not board.has_route(rid):
-            raise KeyError(f"no route {rid} on map {board.id}")
+            raise NotFoundError(f"no route {rid} on map {board.id}")
         route = board.route(rid)
         for end in route.ends:
             if end not in G:

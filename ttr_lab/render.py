@@ -63,6 +63,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from .data import COLORS, City, Map, Route, Ticket
+from .errors import NotFoundError, WrongTypeError
 
 __all__ = [
     "PLAYER_COLORS",
@@ -250,7 +251,7 @@ def _resolve_map(obj: Any) -> Map:
             return m
     if hasattr(obj, "routes") and hasattr(obj, "cities") and hasattr(obj, "route"):
         return obj
-    raise TypeError(f"board_figure needs a Map, an edition or a game state, not {type(obj).__name__}")
+    raise WrongTypeError(f"board_figure needs a Map, an edition or a game state, not {type(obj).__name__}")
 
 
 def _from_obj(obj: Any, name: str) -> Any:
@@ -263,7 +264,7 @@ def _from_obj(obj: Any, name: str) -> Any:
 def _route_id(m: Map, item: Any) -> int:
     rid = getattr(item, "id", item)
     if not isinstance(rid, int) or not m.has_route(rid):
-        raise KeyError(f"no route {item!r} on map {m.id}")
+        raise NotFoundError(f"no route {item!r} on map {m.id}")
     return rid
 
 
@@ -278,7 +279,7 @@ def _ticket_cities(m: Map, t: Any) -> tuple[tuple[str, ...], str]:
         label = "–".join(cities)
     for c in cities:
         if not m.has_city(c):
-            raise KeyError(f"no city {c!r} on map {m.id}")
+            raise NotFoundError(f"no city {c!r} on map {m.id}")
     return cities, label
 
 
@@ -392,7 +393,7 @@ def _city_map(m: Map, value: Any) -> dict[str, int]:
         return {}
     for c in value:
         if not m.has_city(c):
-            raise KeyError(f"no city {c!r} on map {m.id}")
+            raise NotFoundError(f"no city {c!r} on map {m.id}")
     return {c: s for c, s in value.items() if s is not None}
 
 
@@ -782,7 +783,7 @@ def _trace_index(fig: Any, name: str) -> int:
     for i, t in enumerate(fig.data):
         if t.meta == name or (t.meta is None and t.name == name):
             return i
-    raise KeyError(f"figure has no {name!r} trace (was it made by board_figure?)")
+    raise NotFoundError(f"figure has no {name!r} trace (was it made by board_figure?)")
 
 
 def route_trace_index(fig: Any) -> int:
