@@ -65,7 +65,7 @@ def as_map(map_or_edition: Any) -> Map:
     >>> as_map(42)
     Traceback (most recent call last):
     ...
-    TypeError: expected a Map or an object with a .map attribute, got int
+    ttr_lab.errors.WrongTypeError: expected a Map or an object with a .map attribute, got int
     """
     if isinstance(map_or_edition, Map):
         return map_or_edition
