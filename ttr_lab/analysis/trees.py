@@ -2,9 +2,12 @@
 
 Connecting all the cities of your tickets is a *Steiner tree* problem, not a
 spanning-tree one: the network may pass through other cities, and it need not
-reach every city on the board.  :func:`steiner_tree` solves it exactly with
-the Dreyfus-Wagner dynamic programme (fine for the handful of cities on a
-player's tickets) or approximately with networkx, for comparison in class.
+reach every city on the board.  :func:`steiner_tree` solves it exactly (with
+the goal-directed Dreyfus-Wagner search of :mod:`ttr_lab.analysis.steiner`,
+fast for every city of a full hand of tickets) or approximately with
+networkx's 2-approximations, for comparison in class.  Tickets that need not
+share a network are a Steiner *forest*: see
+:func:`ttr_lab.analysis.steiner_forest`.
 
 Examples
 --------
@@ -24,17 +27,16 @@ A star: the cheapest network joining A, B and C goes through the hub H.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Collection, Hashable, Iterable
+from typing import Any
 
 import networkx as nx
 
 from .paths import ticket_graph
+from .steiner import UnknownCityError, exact_steiner_edges
 
-__all__ = ["SteinerTree", "steiner_tree", "minimum_spanning_routes", "MAX_EXACT_TERMINALS"]
-
-#: the exact method's limit (its work grows as 3**terminals)
-MAX_EXACT_TERMINALS = 10
+__all__ = ["SteinerTree", "steiner_tree", "minimum_spanning_routes"]
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,13 @@ def steiner_tree(
     G : a board graph (:func:`ttr_lab.graph.board_graph`), multi or simple
     terminals : the cities to join (duplicates are ignored)
     owned, blocked : route ids the player owns (cost 0) or may not use
-    method : ``"exact"`` (Dreyfus-Wagner, at most ``MAX_EXACT_TERMINALS``
-        cities), ``"kou"`` or ``"mehlhorn"`` (networkx's 2-approximations;
-        ``"approx"`` means ``"mehlhorn"``)
+    method : ``"exact"`` (an optimum, any number of cities: see
+        :mod:`ttr_lab.analysis.steiner`), ``"kou"`` or ``"mehlhorn"``
+        (networkx's 2-approximations; ``"approx"`` means ``"mehlhorn"``)
 
-    Returns None when the terminals cannot all be joined.
+    Returns None when the terminals cannot all be joined.  An unknown city
+    raises :class:`~ttr_lab.analysis.steiner.UnknownCityError` (a
+    ``ValueError``) naming it.
     """
     methods = {"exact": None, "approx": "mehlhorn", "kou": "kou", "mehlhorn": "mehlhorn"}
     if method not in methods:
@@ -78,18 +82,17 @@ def steiner_tree(
     H = ticket_graph(G, owned=owned, blocked=blocked, weight=weight)
     missing = [t for t in terms if t not in H]
     if missing:
-        raise ValueError(f"unknown cities: {', '.join(map(str, missing))}")
-    if len(terms) > 1 and not all(nx.has_path(H, terms[0], t) for t in terms[1:]):
-        return None
+        raise UnknownCityError(missing)
     if len(terms) <= 1:
         edges: list[tuple[Hashable, Hashable]] = []
     elif method == "exact":
-        if len(terms) > MAX_EXACT_TERMINALS:
-            raise ValueError(
-                f"the exact method handles at most {MAX_EXACT_TERMINALS} cities, not {len(terms)}; use method='approx'"
-            )
-        edges = _dreyfus_wagner(H, terms, weight)
+        found = exact_steiner_edges(H, [terms], weight=weight)
+        if found is None:
+            return None
+        edges = found
     else:
+        if not all(nx.has_path(H, terms[0], t) for t in terms[1:]):
+            return None
         # networkx's methods need every node reachable from the terminals
         part = H.subgraph(nx.node_connected_component(H, terms[0]))
         T = nx.algorithms.approximation.steiner_tree(part, terms, weight=weight, method=methods[method])
@@ -97,7 +100,9 @@ def steiner_tree(
     return _result(H, edges, terms, weight, method)
 
 
-def _result(H: nx.Graph, edges: list, terms: list, weight: str, method: str) -> SteinerTree:
+def _result(
+    H: nx.Graph, edges: list[tuple[Hashable, Hashable]], terms: list[Hashable], weight: str, method: str
+) -> SteinerTree:
     routes = sorted({H.edges[u, v]["route"] for u, v in edges})
     cost = sum(H.edges[u, v][weight] for u, v in {tuple(sorted((u, v), key=str)) for u, v in edges})
     cities = sorted({c for e in edges for c in e} | set(terms), key=str)
@@ -105,11 +110,16 @@ def _result(H: nx.Graph, edges: list, terms: list, weight: str, method: str) -> 
     return SteinerTree(tuple(routes), cost, tuple(cities), tuple(new), method)
 
 
-def _dreyfus_wagner(H: nx.Graph, terms: list, weight: str) -> list[tuple[Hashable, Hashable]]:
-    """Edges of a minimum Steiner tree (Dreyfus-Wagner, O(3^k n + 2^k n^2))."""
+def _dreyfus_wagner(H: nx.Graph, terms: list[Hashable], weight: str) -> list[tuple[Hashable, Hashable]]:
+    """Edges of a minimum Steiner tree (Dreyfus-Wagner, O(3^k n + 2^k n^2)).
+
+    The textbook algorithm, no longer used by :func:`steiner_tree`: it stays
+    as an independent reference for the tests and the benchmarks (it takes
+    seconds beyond ten cities).
+    """
     nodes = list(H.nodes)
-    dist: dict = {}
-    paths: dict = {}
+    dist: dict[Hashable, Any] = {}
+    paths: dict[Hashable, Any] = {}
     for s in nodes:
         d, p = nx.single_source_dijkstra(H, s, weight=weight)
         dist[s], paths[s] = d, p
@@ -118,9 +128,9 @@ def _dreyfus_wagner(H: nx.Graph, terms: list, weight: str) -> list[tuple[Hashabl
     k = len(rest)
     full = (1 << k) - 1
     # dp[S][v]: cheapest tree joining the terminals in S and the node v
-    dp: list[dict] = [dict() for _ in range(full + 1)]
-    back: list[dict] = [dict() for _ in range(full + 1)]
-    merged: list[dict] = [dict() for _ in range(full + 1)]  # how best[S][u] was merged
+    dp: list[dict[Hashable, Any]] = [dict() for _ in range(full + 1)]
+    back: list[dict[Hashable, Any]] = [dict() for _ in range(full + 1)]
+    merged: list[dict[Hashable, Any]] = [dict() for _ in range(full + 1)]  # how best[S][u] was merged
     for i, t in enumerate(rest):
         S = 1 << i
         for v in nodes:
@@ -130,8 +140,8 @@ def _dreyfus_wagner(H: nx.Graph, terms: list, weight: str) -> list[tuple[Hashabl
         if S & (S - 1) == 0:
             continue
         low = S & -S
-        best: dict = {}
-        how: dict = {}
+        best: dict[Hashable, Any] = {}
+        how: dict[Hashable, Any] = {}
         for v in nodes:
             b, arg = INF, None
             D = (S - 1) & S
