@@ -46,11 +46,13 @@ def pin_one_core() -> str:
 def random_game(
     edition: str, players: int, seed: int, rng: random.Random, *, validate: bool = False
 ) -> ttr_lab.GameState:
+    """A game of uniformly random legal moves, played to the end and scored."""
     g = ttr_lab.new_game(edition, players=players, seed=seed)
     apply = g.play if validate else g.push
     while not g.is_over:
         moves = g.legal_moves
         apply(moves[rng.randrange(len(moves))])
+    g.outcome()
     return g
 
 
@@ -62,6 +64,29 @@ def bench_random_games(edition: str, games: int, players: int = 4, *, validate: 
         plies += random_game(edition, players, seed, rng, validate=validate).ply
     dt = time.perf_counter() - t0
     return games / dt, plies / games
+
+
+def bench_gc_share(edition: str, games: int) -> float:
+    """Per cent of the time spent in garbage collections, every game kept."""
+    spent, start = [0.0], [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            start[0] = time.perf_counter()
+        else:
+            spent[0] += time.perf_counter() - start[0]
+
+    kept = []
+    rng = random.Random(7)
+    gc.collect()
+    gc.callbacks.append(watch)
+    t0 = time.perf_counter()
+    try:
+        for seed in range(games):
+            kept.append(random_game(edition, 4, seed, rng))
+    finally:
+        gc.callbacks.remove(watch)
+    return 100 * spent[0] / (time.perf_counter() - t0)
 
 
 def mid_game_positions(count: int = 200) -> list[ttr_lab.GameState]:

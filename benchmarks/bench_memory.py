@@ -96,8 +96,10 @@ def main() -> None:
         elif start is not None and (i % args.every == 0 or i == args.games):
             gc.collect()
             now = rss_mb()
-            print(f"after {i:6d} games: RSS {now:7.1f} MB  ({now - start:+.1f} MB since the baseline)"
-                  f"  [{time.perf_counter() - t0:.0f} s]")
+            print(
+                f"after {i:6d} games: RSS {now:7.1f} MB  ({now - start:+.1f} MB since the baseline)"
+                f"  [{time.perf_counter() - t0:.0f} s]"
+            )
     try:
         from ttr_lab.core.caches import cache_sizes
     except ImportError:  # an older checkout

@@ -39,8 +39,9 @@ for edition in sys.argv[3].split(","):
 
 
 def run(root: str, games: int, editions: str) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", MEASURE, root, str(games), editions],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, root, str(games), editions], capture_output=True, text=True, check=True
+    ).stdout
     return {line.split()[0]: float(line.split()[1]) for line in out.splitlines()}
 
 

@@ -88,8 +88,9 @@ def test_steiner_errors_and_edge_cases():
         steiner_tree(G, ["Boston", "Miami"], method="magic")
     with pytest.raises(ValueError, match="unknown cities: Atlantis"):
         steiner_tree(G, ["Boston", "Atlantis"])
-    with pytest.raises(ValueError, match="at most 10 cities"):
-        steiner_tree(G, list(G.nodes)[:11])
+    # the exact tree has no terminal limit (the analysis issue): 11 cities, never dearer than the approximation
+    eleven = list(G.nodes)[:11]
+    assert steiner_tree(G, eleven).cost <= steiner_tree(G, eleven, method="approx").cost
     assert steiner_tree(G, ["Boston"]).cost == 0
     # cut every route out of Miami: unreachable
     miami = [d["route"] for _, _, d in G.edges("Miami", data=True)]

@@ -286,7 +286,7 @@ class _Solver:
         for u, v, d in H.edges(data=True):
             c = d[weight]
             if c < 0:
-                raise ValueError(f"negative {weight} {c} on edge {u!r}-{v!r}")
+                raise TtrError(f"negative {weight} {c} on edge {u!r}-{v!r}")
             self.hedges.append((index[u], index[v], c))
         self.groups = [sorted({index[c] for c in g}) for g in groups]
         self.rep: list[int] = []  # vertex -> its owned network's representative (see reduce)

@@ -33,6 +33,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..errors import TtrError
 from .paths import ticket_graph
 from .steiner import UnknownCityError, exact_steiner_edges
 
@@ -77,7 +78,7 @@ def steiner_tree(
     """
     methods = {"exact": None, "approx": "mehlhorn", "kou": "kou", "mehlhorn": "mehlhorn"}
     if method not in methods:
-        raise ValueError(f"{method} is not a valid choice for an algorithm (choose from {', '.join(methods)})")
+        raise TtrError(f"{method} is not a valid choice for an algorithm (choose from {', '.join(methods)})")
     terms = list(dict.fromkeys(terminals))
     H = ticket_graph(G, owned=owned, blocked=blocked, weight=weight)
     missing = [t for t in terms if t not in H]
