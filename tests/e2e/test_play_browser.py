@@ -1,9 +1,10 @@
 """The play widget in a real browser: JupyterLab + Chromium (JUPYTER.md section 6).
 
 Opens ``notebooks/02-play.ipynb``, runs all cells, then plays like a person:
-takes a face-up card, tries an illegal claim, draws from the deck, clicks a
-route's marker on the board, saves and reloads the page (the board must still
-show the claim), and undoes the claim.  Every check reads the
+takes a face-up card, tries an illegal claim (the refusal quotes the rules
+reference), draws from the deck, clicks a route's marker on the board, saves
+and reloads the page (the board must still show the claim), and undoes the
+claim.  Every check reads the
 page (status text, hand text, the marker's colour in the SVG), so the Python
 callbacks, the kernel round trip and plotly's redraw are all exercised.
 
@@ -28,6 +29,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) 
 import ttr_lab  # noqa: E402
 from ttr_lab.moves import ClaimRoute, DrawBlind  # noqa: E402
 from ttr_lab.render import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
+from ttr_lab.rules import rule_title  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -159,6 +161,12 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     expect(status).to_contain_text("rule A1")
     expect(status).to_contain_text("expected a second card")
     assert page.evaluate(_FILL_JS, [k, i]) == free
+    # ... and quotes the rule's section of the rules reference, folded until opened
+    rule = status.locator("details.ttr-rule")
+    expect(rule.locator("summary")).to_contain_text(f"Rule A1: {rule_title('A1')}")
+    expect(rule.locator(".ttr-rule-text")).to_be_hidden()
+    rule.locator("summary").click()
+    expect(rule.locator(".ttr-rule-text")).to_be_visible()
 
     # the deck: the turn ends, the bot replies, it is our turn again
     play.locator(".ttr-deck").click()

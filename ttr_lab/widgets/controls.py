@@ -1,14 +1,20 @@
 """The registry of the play widget's edition controls, by the names editions declare.
 
-============  ==================================  ====================================
-name          class                               for
-============  ==================================  ====================================
-``build``     :class:`~.control_build.BuildControl`       stations, harbors: city clicks
-``tunnel``    :class:`~.control_tunnel.TunnelControl`     a tunnel's pay-or-decline decision
-``piles``     :class:`~.control_piles.PilesControl`       a deck button per pile, the refill toggle
-``pieces``    :class:`~.control_pieces.PiecesControl`     the secret train/ship split at setup
-``exchange``  :class:`~.control_exchange.ExchangeControl` piece exchanges with the box
-============  ==================================  ====================================
+* ``"build"``: :class:`~ttr_lab.widgets.control_build.BuildControl`, stations
+  and harbors: a click on a city (``control_build.py``);
+* ``"tunnel"``: :class:`~ttr_lab.widgets.control_tunnel.TunnelControl`, a
+  tunnel's pay-or-decline decision (``control_tunnel.py``);
+* ``"piles"``: :class:`~ttr_lab.widgets.control_piles.PilesControl`, a deck
+  button per pile and the refill toggle (``control_piles.py``);
+* ``"pieces"``: :class:`~ttr_lab.widgets.control_pieces.PiecesControl`, the
+  secret train/ship split at setup (``control_pieces.py``);
+* ``"exchange"``: :class:`~ttr_lab.widgets.control_exchange.ExchangeControl`,
+  piece exchanges with the box (``control_exchange.py``).
+
+The base class and what a control may ask of the widget are in
+:mod:`ttr_lab.widgets.control_base`.  (The controls are modules of
+``ttr_lab.widgets`` rather than a subpackage, so the package list in
+``pyproject.toml`` needs no new entry.)
 
 >>> import ttr_lab
 >>> ttr_lab.find_edition("europe").widget_controls
