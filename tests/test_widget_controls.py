@@ -13,8 +13,11 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
+from plotly.callbacks import Points
+
 import ttr_lab
 from ttr_lab.errors import TtrError
+from ttr_lab.render import city_trace_index
 from ttr_lab.rules import explain, rule_title
 from ttr_lab.widgets import CONTROLS, PlayWidget
 from ttr_lab.widgets.controls import make_controls
@@ -166,3 +169,22 @@ def test_a_tunnel_that_cannot_be_paid_quotes_rule_b3():
     assert not widget.pay_tunnel()
     quoted(widget, "B3")
     assert "rule B3" in widget.status
+
+
+def test_a_city_click_without_a_build_control_says_there_is_nothing_to_build():
+    widget = ttr_lab.play("usa", players=["You", "bot"], seed=1)
+    find(widget, "ttr-keep").click()
+    k = city_trace_index(widget.fig)
+    trace = widget.fig.data[k]
+    trace._dispatch_on_click(Points(point_inds=[list(trace.customdata).index("Chicago")], trace_index=k), None)
+    assert "Nothing to build in Chicago: the usa edition has no stations or harbors" in widget.status
+
+
+def test_turning_ticket_paths_on_keeps_the_hand_shown():
+    widget = ttr_lab.play("europe", players=["Ada", "Bob"], seed=2, hide_hands=True)
+    find(widget, "ttr-reveal").click()
+    find(widget, "ttr-paths").value = True
+    assert widget._hand_visible() and "hidden" not in find(widget, "ttr-hand").value
+    find(widget, "ttr-hide").value = False
+    find(widget, "ttr-hide").value = True  # hiding hands again: Ada must show hers again
+    assert not widget._hand_visible()

@@ -1,4 +1,5 @@
-"""The ``"build"`` control: a click on a city builds a station or a harbor.
+"""The ``"build"`` control: a click on a city builds a station or a harbor
+(the play widget hands city clicks to :meth:`BuildControl.click`).
 
 The edition's build moves are its move classes with a ``city`` field
 (Europe's ``station``, Rails & Sails' ``harbor``); what has been built is
@@ -17,7 +18,6 @@ import dataclasses
 from typing import Any
 
 from ..moves import Move
-from ..render import city_at, city_trace_index
 from .control_base import Control, Decision, Host, hand_made, move_classes
 
 __all__ = ["BuildControl"]
@@ -37,8 +37,6 @@ class BuildControl(Control):
         ed = self.game.edition
         self.classes = move_classes(ed, field="city")
         self.verbs = frozenset(c.verb for c in self.classes)
-        fig = host.fig
-        fig.data[city_trace_index(fig)].on_click(self._on_city_click)
 
     def click(self, city: str) -> bool:
         """Build in ``city``: at once with a single payment, else ask how to pay."""
@@ -70,10 +68,6 @@ class BuildControl(Control):
                 moved: Move = dataclasses.replace(same, city=city)
                 return moved
         return hand_made(cls, city=city, cards=())
-
-    def _on_city_click(self, trace: Any, points: Any, state: Any) -> None:
-        if points.point_inds:
-            self.click(city_at(self.host.fig, points.point_inds[0]))
 
     # ------------------------------------------------------------------ display
     def turn_hint(self) -> str:

@@ -54,7 +54,7 @@ from ..moves import (
     cards_in_words,
     parse_move,
 )
-from ..render import PLAYER_COLORS, board_figure, route_at, route_trace_index, update_board
+from ..render import PLAYER_COLORS, board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
 from ..scoring import ticket_status
 from ..state import GameState, Phase, new_game
 from .cards import card_label, card_look, chips
@@ -234,6 +234,7 @@ class PlayWidget(W.VBox):
         g = self.game
         self.fig = go.FigureWidget(board_figure(g, width=self._width))
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
+        self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
         self._status = W.HTML().add_class("ttr-status")
         self._faceup = [
             self._button("", f"ttr-faceup-{i + 1}", functools.partial(self.click_faceup, i + 1))
@@ -286,7 +287,7 @@ class PlayWidget(W.VBox):
             value=paths, description="ticket paths", indent=False, layout=W.Layout(width="auto")
         ).add_class("ttr-paths")
         self._hide.observe(lambda _c: self._toggle(), "value")
-        self._show_paths.observe(lambda _c: self._toggle(), "value")
+        self._show_paths.observe(lambda _c: self.refresh(), "value")
         self._log = W.HTML().add_class("ttr-log")
         self._outcome = W.HTML().add_class("ttr-outcome")
         self.inspector = MoveInspector(g, on_select=self._inspect, on_play=self.play_move)
@@ -561,6 +562,10 @@ class PlayWidget(W.VBox):
         if points.point_inds:
             self.click_route(route_at(self.fig, points.point_inds[0]))
 
+    def _on_city_click(self, trace: Any, points: Any, state: Any) -> None:
+        if points.point_inds:
+            self.click_city(city_at(self.fig, points.point_inds[0]))
+
     def _confirm_claim(self) -> bool:
         if not self._pending_claim:
             return self._refuse("No claim to confirm: click a route first.")
@@ -601,6 +606,7 @@ class PlayWidget(W.VBox):
         self.refresh()
 
     def _toggle(self) -> None:
+        """Hands hidden or shown: either way, whoever looks must show their hand again."""
         self._revealed = None
         self.refresh()
 
