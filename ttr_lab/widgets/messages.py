@@ -15,6 +15,8 @@ reference (:func:`ttr_lab.rules.explain`).
 'Ada: take the face-up green (slot 1)'
 >>> print(rule_details("A4").splitlines()[0])
 <details class="ttr-rule"><summary><b>Rule A4: Claiming a route</b> (from the rules reference)</summary>
+>>> "<b>double-route rule</b>" in rule_details("A4") and "**" not in rule_details("A4")
+True
 >>> rule_details("?")
 ''
 """
@@ -55,7 +57,7 @@ def rule_heading(rule: str) -> str | None:
         return None
 
 
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")  # may span a line break
 _CODE = re.compile(r"`([^`]+)`")
 
 
