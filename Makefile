@@ -1,12 +1,13 @@
 # ttr_lab: the two entry points of the README.
 #   make lab   set up .venv and open JupyterLab on the first notebook
 #   make test  set up .venv (and Chromium where possible) and run every test
+#   make worksheets  the teachers' worksheets (docs/teachers) as HTML, and PDF with Chromium
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 NB     := notebooks/01-learn-the-rules.ipynb
 
-.PHONY: lab test check setup setup-test browser bench clean
+.PHONY: lab test check setup setup-test browser bench clean worksheets
 
 $(VENV)/.lab-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +24,21 @@ $(VENV)/.test-installed: pyproject.toml
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
 
+# JupyterLab's "official Jupyter news?" pop-up off, as on Binder: binder/postBuild writes
+# the same settings overrides into the venv's share/jupyter/lab/settings
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_OVERRIDES): binder/postBuild $(VENV)/.lab-installed
+	NB_PYTHON_PREFIX="$(abspath $(VENV))" bash binder/postBuild
+
+# the file browser at the repository root (README.md, maps/), notebook 01 open in front;
 # --allow-root only when run as root (containers, CI machines)
-lab: setup
-	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) $(NB)
+lab: setup $(LAB_OVERRIDES)
+	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=. $(NB)
+
+# docs/teachers/*-worksheet.md -> build/worksheets/*.html (nbconvert's Markdown), and *.pdf when
+# Chromium is installed (make browser installs Debian's; without it, HTML only: print it from a browser)
+worksheets: setup
+	$(PY) tools/make_worksheets.py --out build/worksheets docs/teachers/*-worksheet.md
 
 # Debian's Chromium for the real-browser test (never `playwright install`).
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || { command -v sudo >/dev/null 2>&1 && echo "sudo apt-get"; })
