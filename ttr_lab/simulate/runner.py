@@ -1,0 +1,263 @@
+"""Many games, on any executor: :func:`run_games`, :func:`iter_games`, :func:`run_detailed`.
+
+Game ``i`` of a run seeded ``seed`` gets the seed :func:`~ttr_lab.simulate.games.game_seed`
+``(seed, i)`` and line-up ``i`` modulo the number of line-ups, so the rows
+depend only on the arguments, never on which executor plays the games or in
+what order they finish.  Games go to the executor in batches (one task per
+batch), so that scheduling costs little next to playing.
+
+Examples
+--------
+>>> from ttr_lab.simulate import run_games
+>>> df = run_games("usa", ["greedy", "random"], games=2, seed=1, progress=False)
+>>> list(df.columns[:5]), len(df)
+(['game', 'edition', 'players', 'seat', 'agent'], 4)
+>>> bool(df.groupby("game")["winner"].sum().min() >= 1)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from ..bots import BOTS
+from ..editions import edition_names, find_edition
+from ..errors import TtrError
+from .executors import open_executor, run_tasks
+from .games import GAME_COLUMNS, GameSpec, game_seed, play_batch
+
+__all__ = ["Results", "run_games", "iter_games", "run_detailed", "check_agents", "default_batch_size"]
+
+CLAIM_COLUMNS = ("game", "seat", "agent", "route", "ply")
+TICKET_COLUMNS = ("game", "seat", "agent", "ticket", "label", "value", "completed", "points", "path_cities")
+
+
+@dataclass(frozen=True)
+class Results:
+    """The tables of a run: ``games`` (one row per game and seat), ``claims``
+    (one row per claimed route: seat and ply) and ``tickets`` (one row per kept
+    ticket: completed, points, the cities of the path that completed it)."""
+
+    games: pd.DataFrame
+    claims: pd.DataFrame
+    tickets: pd.DataFrame
+
+
+def check_agents(names: Sequence[str]) -> tuple[str, ...]:
+    """The agent names, normalised, or a :class:`TtrError` naming the first unknown one."""
+    out = []
+    for name in names:
+        key = str(name).strip().lower()
+        if key not in BOTS:
+            raise TtrError(f"unknown agent {name!r} (known: {', '.join(sorted(BOTS))})")
+        out.append(key)
+    if not out:
+        raise TtrError("no agents given")
+    return tuple(out)
+
+
+def _lineups(players: Any) -> list[tuple[str, ...]]:
+    if isinstance(players, str):
+        players = [p for p in players.split(",") if p.strip()]
+    players = list(players)
+    if players and all(isinstance(p, str) for p in players):
+        return [check_agents(players)]
+    if not players or not all(isinstance(p, (list, tuple)) for p in players):
+        raise TtrError("players is a list of agent names (one per seat) or a list of such line-ups")
+    lineups = [check_agents(p) for p in players]
+    if len({len(lu) for lu in lineups}) != 1:
+        raise TtrError("every line-up must have the same number of seats")
+    return lineups
+
+
+def _check_edition(edition: str, options: Mapping[str, Any], seats: int) -> str:
+    if not isinstance(edition, str) or not edition.strip():
+        raise TtrError(f"edition is a name ({', '.join(edition_names())}), not {edition!r}")
+    ed = find_edition(edition.strip().lower(), **dict(options))  # TtrError for an unknown edition or option
+    if not ed.min_players <= seats <= ed.max_players:
+        raise TtrError(f"{ed.name} is played by {ed.min_players} to {ed.max_players} players, not {seats}")
+    return edition.strip().lower()
+
+
+def default_batch_size(games: int) -> int:
+    """Games per task: about 32 tasks a run, 1 to 20 games each (a game takes 0.05-0.5 s,
+    a task costs a few milliseconds to schedule)."""
+    return max(1, min(20, math.ceil(games / 32)))
+
+
+def _specs(edition: str, players: Any, games: int, seed: int, options: Mapping[str, Any] | None) -> list[GameSpec]:
+    if type(games) is not int or games <= 0:
+        raise TtrError(f"games must be a positive whole number, not {games!r}")
+    if type(seed) is not int or seed < 0:
+        raise TtrError(f"seed must be a whole number >= 0, not {seed!r}")
+    lineups = _lineups(players)
+    opts = dict(options or {})
+    name = _check_edition(edition, opts, len(lineups[0]))
+    return [GameSpec(i, name, lineups[i % len(lineups)], game_seed(seed, i), opts) for i in range(games)]
+
+
+def _frames(rows: Mapping[str, list[dict[str, Any]]]) -> Results:
+    games = pd.DataFrame(rows["games"], columns=list(GAME_COLUMNS))
+    claims = pd.DataFrame(rows["claims"], columns=list(CLAIM_COLUMNS))
+    tickets = pd.DataFrame(rows["tickets"], columns=list(TICKET_COLUMNS))
+    return Results(games, claims, tickets)
+
+
+def _iter_results(
+    edition: str,
+    players: Any,
+    games: int,
+    seed: int,
+    *,
+    executor: Any = None,
+    options: Mapping[str, Any] | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+) -> Iterator[Results]:
+    specs = _specs(edition, players, games, seed, options)
+    size = default_batch_size(games) if batch_size is None else batch_size
+    if type(size) is not int or size <= 0:
+        raise TtrError(f"batch_size must be a positive whole number, not {batch_size!r}")
+    batches = [specs[i : i + size] for i in range(0, len(specs), size)]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games, unit="game", desc=f"{specs[0].edition} {len(specs[0].lineup)}p")
+    try:
+        with open_executor(executor) as ex:
+            for i, rows in run_tasks(ex, play_batch, batches):
+                if bar is not None:
+                    bar.update(len(batches[i]))
+                yield _frames(rows)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def iter_games(
+    edition: str,
+    players: Any,
+    games: int,
+    seed: int = 0,
+    *,
+    executor: Any = None,
+    options: Mapping[str, Any] | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+) -> Iterator[pd.DataFrame]:
+    """Like :func:`run_games`, but yields the per-seat rows of each batch as it finishes.
+
+    Chunks arrive in the order batches finish; concatenated and sorted by
+    ``game`` and ``seat`` they equal :func:`run_games`'s table.
+
+    >>> chunks = list(iter_games("usa", ["greedy", "greedy"], games=3, seed=2, batch_size=2, progress=False))
+    >>> [len(c) for c in chunks]
+    [4, 2]
+    """
+    for res in _iter_results(
+        edition, players, games, seed, executor=executor, options=options, batch_size=batch_size, progress=progress
+    ):
+        yield res.games
+
+
+def _sorted(frames: list[pd.DataFrame], columns: Sequence[str], keys: list[str]) -> pd.DataFrame:
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(columns))
+    return pd.concat(frames, ignore_index=True).sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def run_detailed(
+    edition: str,
+    players: Any,
+    games: int,
+    seed: int = 0,
+    *,
+    executor: Any = None,
+    options: Mapping[str, Any] | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+    on_chunk: Callable[[Results], None] | None = None,
+) -> Results:
+    """Play the games and return all three tables (:class:`Results`), sorted by game and seat."""
+    parts: list[Results] = []
+    for res in _iter_results(
+        edition, players, games, seed, executor=executor, options=options, batch_size=batch_size, progress=progress
+    ):
+        parts.append(res)
+        if on_chunk is not None:
+            on_chunk(res)
+    return Results(
+        _sorted([p.games for p in parts], GAME_COLUMNS, ["game", "seat"]),
+        _sorted([p.claims for p in parts], CLAIM_COLUMNS, ["game", "route"]),
+        _sorted([p.tickets for p in parts], TICKET_COLUMNS, ["game", "seat", "ticket"]),
+    )
+
+
+def run_games(
+    edition: str,
+    players: Any,
+    games: int,
+    seed: int = 0,
+    *,
+    executor: Any = None,
+    options: Mapping[str, Any] | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+    on_chunk: Callable[[pd.DataFrame], None] | None = None,
+) -> pd.DataFrame:
+    """Play ``games`` seeded games and return one row per game and seat.
+
+    Parameters
+    ----------
+    edition : str
+        An edition name or alias (``"usa"``, ``"europe"``, ``"rails_and_sails"``...).
+    players : list of str, or list of line-ups
+        Agent names (``make_bot`` names), one per seat; or several such
+        line-ups, game ``i`` using line-up ``i % len(players)``.
+    games : int
+        How many games (> 0).
+    seed : int
+        Seeds the run: game ``i`` is seeded ``game_seed(seed, i)``.
+    executor : None, Executor, distributed.Client or str
+        ``None`` plays here; a ``concurrent.futures`` executor (a process
+        pool, ``client.get_executor()``), a ``distributed.Client`` or a
+        scheduler address ``"tcp://host:8786"`` plays on it.
+    options : dict
+        Edition options (``{"map": "my_map.json"}``...).
+    batch_size : int
+        Games per task (default :func:`default_batch_size`).
+    progress : bool
+        Show a tqdm progress bar.
+    on_chunk : callable
+        Called with each batch's rows as they arrive (partial results).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`~ttr_lab.simulate.games.GAME_COLUMNS`: the agent,
+        seat, final score and its parts (routes, tickets, bonuses,
+        adjustments), tickets completed and failed, longest path, winner
+        (the edition's tie-breakers apply; a shared win makes every tied
+        seat a winner), rank, margin over the best other player, plies, the
+        game's seed, edition and player count.  Sorted by game and seat: the
+        same arguments give the same table on every executor.
+    """
+    chunk_cb = None if on_chunk is None else (lambda res: on_chunk(res.games))
+    return run_detailed(
+        edition,
+        players,
+        games,
+        seed,
+        executor=executor,
+        options=options,
+        batch_size=batch_size,
+        progress=progress,
+        on_chunk=chunk_cb,
+    ).games
