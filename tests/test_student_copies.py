@@ -157,6 +157,7 @@ def test_a_teacher_copy_hides_its_solutions_until_asked(lesson):
 # ---------------------------------------------------------------- Run All prints no answer
 
 
+@pytest.mark.slow  # runs every student copy, about a minute in all (make test runs it)
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_run_all_in_a_student_copy_prints_no_answer(lesson):
     nbclient = pytest.importorskip("nbclient")
