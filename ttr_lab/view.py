@@ -27,18 +27,19 @@ AttributeError: property 'player' of 'PlayerView' object has no setter
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .data import Map, Ticket
 from .errors import TtrError
-from .moves import show_value
+from .moves import DrawBlind, DrawFaceUp, KeepTickets, Move, show_value
 from .phases import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Edition
     from .state import GameState, LegalMoves
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "SeenPly", "SeenHistory"]
 
 
 class PlayerView:
@@ -197,6 +198,45 @@ class PlayerView:
     def describe(self, move: Any) -> str:
         return self._state.describe(move)
 
+    # more public facts, for analysis (determinization)
+    @property
+    def pile_hand_sizes(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, how many cards of each pile it holds (public: the piles'
+        cards have different backs, as Rails & Sails' trains and ships)."""
+        piles = [ct.pile for ct in self._state.edition.card_types]
+        n = len(self._state.edition.pile_names)
+        out = []
+        for h in self._state._hands:
+            sizes = [0] * n
+            for c, k in enumerate(h):
+                sizes[piles[c]] += k
+            out.append(tuple(sizes))
+        return tuple(out)
+
+    def discard_cards(self, pile: int = 0) -> tuple[str, ...]:
+        """The cards on a discard pile, bottom to top.  Public: every card
+        reaches a discard face up (a payment, a tunnel's reveal, a reset row)
+        since the pile was last shuffled into the deck."""
+        s = self._state
+        return tuple(s.card_name(c) for c in s._discards[s._pile(pile)])
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """The public counters: first player, turns, consecutive passes,
+        shuffles (the deals' and every reshuffle) and wild resets so far."""
+        s = self._state
+        return {
+            "first_player": s._first,
+            "turn": s._turn,
+            "passes": s._passes,
+            "shuffles": s._shuffles,
+            "resets": s._resets,
+        }
+
+    def history(self) -> SeenHistory:
+        """Every ply of the game's history as this seat saw it (see :class:`SeenPly`)."""
+        return _seen_history(self._state, self._player)
+
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (hidden information left out)."""
         s = self._state
@@ -227,3 +267,123 @@ class PlayerView:
         return (
             f"<PlayerView seat {self._player} of a {s.edition.name} game, {s.n} players, ply {s.ply}, {s.phase.name}>"
         )
+
+
+# ---------------------------------------------------------------- the history as one seat saw it
+@dataclass(frozen=True)
+class SeenPly:
+    """One ply as a seat saw it.
+
+    ``move`` is None for another seat's secret decision (which tickets it
+    kept, its piece split: a move whose ``announce`` says less than its
+    ``describe``); ``kept`` counts the tickets kept by a ticket decision;
+    ``offered`` lists the tickets this seat chose from (its own decisions).
+    ``events`` are the card movements, in order:
+
+    * ``("draw", pile, card, to_hand)``: a card taken from the deck of
+      ``pile`` (an index): turned face up on the table (``to_hand`` False:
+      the row, a reset, a tunnel's reveal) or drawn into the mover's hand;
+      ``card`` is its name, None for another seat's blind draw;
+    * ``("reshuffle", pile, cards)``: the discard (``cards``, all seen going
+      there) shuffled into the empty deck;
+    * ``("take", card)``: the mover took a face-up card;
+    * ``("pay", cards)``: the mover paid these ``(name, count)`` cards to the discard.
+    """
+
+    ply: int
+    seat: int
+    move: Move | None
+    kept: int | None
+    offered: tuple[int, ...]
+    events: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True)
+class SeenHistory:
+    """``start``: the seat's view of the position before the first recorded
+    move (the start of the game, or where a loaded position began);
+    ``plies``: every move since, as the seat saw it."""
+
+    start: PlayerView
+    plies: tuple[SeenPly, ...]
+
+
+_SPIES: dict[type[Any], type[Any]] = {}
+
+
+def _spy_class(cls: type[Any]) -> type[Any]:
+    """A subclass of an edition class that logs card movements to ``_log``."""
+    spy = _SPIES.get(cls)
+    if spy is None:
+
+        def take(self: Any, s: Any, pile: int) -> int:
+            if not s._decks[pile] and s._discards[pile]:
+                self._log.append(("reshuffle", pile, s._discards[pile]))
+            card: int = cls.take(self, s, pile)
+            if card >= 0:
+                self._log.append(("draw", pile, card))
+            return card
+
+        def give(self: Any, s: Any, p: int, card: int) -> None:
+            self._log.append(("give", card))
+            cls.give(self, s, p, card)
+
+        def pay(self: Any, s: Any, cards: Any) -> None:
+            cards = list(cards)
+            self._log.append(("pay", tuple(cards)))
+            cls.pay(self, s, cards)
+
+        spy = _SPIES[cls] = type(f"_Seen{cls.__name__}", (cls,), {"take": take, "give": give, "pay": pay})
+    return spy
+
+
+def _seen_history(state: GameState, me: int) -> SeenHistory:
+    """Replay the history on a private copy whose edition logs the card
+    movements, and keep what seat ``me`` could see of them."""
+    ed = state.edition
+    moves, stack = state._moves, state._stack
+    start = state.copy()
+    if stack:
+        start._restore(stack[0])
+    plies: list[SeenPly] = []
+    if moves:
+        spy: Any = object.__new__(_spy_class(type(ed)))
+        spy.__dict__.update(ed.__dict__)
+        spy.__dict__["_frozen"] = False
+        spy._bind_plugins()
+        spy.__dict__["_log"] = []
+        spy.__dict__["_frozen"] = True
+        g = state.copy()
+        g.edition = spy
+        name = ed.card_name
+        for i, move in enumerate(moves):
+            g._restore(stack[i])
+            seat, offered = g._cur, tuple(g._pending)
+            secret = seat != me and move.announce(g) != move.describe(g)
+            del spy._log[:]
+            g.push(move)
+            g._stack.clear()
+            g._moves.clear()
+            events: list[tuple[Any, ...]] = []
+            for kind, *rest in spy._log:
+                if kind == "reshuffle":
+                    events.append(("reshuffle", rest[0], tuple(name(c) for c in rest[1])))
+                elif kind == "draw":
+                    blind = type(move) is DrawBlind
+                    events.append(("draw", rest[0], name(rest[1]) if seat == me or not blind else None, blind))
+                elif kind == "give" and type(move) is DrawFaceUp:
+                    events.append(("take", name(rest[0])))
+                elif kind == "pay":
+                    events.append(("pay", tuple((name(c), k) for c, k in rest[0])))
+            kept = len(move.tickets) if isinstance(move, KeepTickets) else None
+            plies.append(
+                SeenPly(
+                    i,
+                    seat,
+                    None if secret else move,
+                    kept,
+                    offered if seat == me and kept is not None else (),
+                    tuple(events),
+                )
+            )
+    return SeenHistory(PlayerView(start, me), tuple(plies))

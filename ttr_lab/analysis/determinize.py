@@ -1,0 +1,390 @@
+"""Determinization: complete game states consistent with what one seat knows.
+
+:func:`sample_states` turns a :class:`~ttr_lab.view.PlayerView` into full
+:class:`~ttr_lab.state.GameState` objects (the other hands, the other
+tickets, the deck order filled in) for Monte Carlo analysis.  It reads the
+view only, and builds every state through :meth:`GameState.from_dict`, so
+each sample passes ``problems() == []``.
+
+What the seat knows (the knowledge model)
+-----------------------------------------
+Public: everything a :class:`~ttr_lab.view.PlayerView` shows, the cards on
+each discard pile (every card reaches a discard face up: a payment, a
+tunnel's reveal, a reset row), how many cards of each pile every hand holds
+(trains and ships have different backs), and the game's history as the seat
+saw it (:meth:`~ttr_lab.view.PlayerView.history`).  Private: its own hand,
+tickets and pending tickets, the cards it drew blind and the tickets it was
+offered, kept and returned.
+
+Cards.  The seat remembers, for every other hand, the *known cards*: a
+face-up card taken is known to be there; a claim shows its cards (a
+declined tunnel's stay known); a payment removes them.  Every other card a
+hand holds is *unseen*, and remembered with the deck it came from: the deck
+is shuffled once at the start and again each time the discard replaces the
+empty deck, and the seat knows what each of those decks held (the full
+composition less the cards it saw dealt, or the discard at the reshuffle).
+A sample deals each deck's unseen cards at random to the unseen cards drawn
+from it and to what is left of the current deck; a card an opponent paid
+that was not known is taken from one of its unseen cards of a deck that
+still holds such a card (the deck chosen in proportion to its share).  So
+every sample has a history that explains every public event; when a random
+choice leads nowhere the sample is drawn again.
+
+Tickets.  The ticket deck is a queue: draws take the top, returned tickets
+go under it (unkept initial tickets of Europe go to the box, out of play).
+The seat knows its own tickets, and where the ones it returned went.  A
+sample follows every ticket in the queue; which tickets another seat kept is
+drawn at random (subject to the seat later drawing a ticket it returned),
+and tickets never seen are dealt at random to the places still unknown (in
+Europe the draw deck holds regular tickets only, and a player holds at most
+one long ticket).  A position loaded without its history starts the seat's
+memory there: what it knew before is forgotten, which is still consistent.
+
+``weighted=True`` reweights the other seats' tickets by how well they fit
+the routes each has claimed (a Bayesian update, see :func:`ticket_weight`),
+by importance resampling of ``candidates`` uniform draws.
+
+Examples
+--------
+>>> import ttr_lab
+>>> from ttr_lab.bots import play_game, make_bot
+>>> g = ttr_lab.new_game("usa", players=3, seed=2)
+>>> for _ in range(40):
+...     g.play(make_bot("greedy", 0).choose(g.view(g.current_player)))
+>>> samples = sample_states(g.view(0), 3, seed=1)
+>>> [s.problems() for s in samples]
+[[], [], []]
+>>> all(s.view(0).to_dict() == g.view(0).to_dict() for s in samples)
+True
+>>> [s.hand(1) == g.hand(1) for s in samples]  # the other hands are guesses
+[False, False, False]
+>>> [t.id for t in samples[0].tickets(0)] == [t.id for t in g.tickets(0)]
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
+
+from ..editions.rails_sails import SETUP_PIECES, ExchangePieces
+from ..errors import TtrError
+from ..moves import ClaimRoute
+from ..phases import Phase
+from ..position import options_to_json
+from ..state import GameState
+from .ticket_knowledge import Retry, TicketDeal, TicketTracker, ticket_weight
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..view import PlayerView
+
+__all__ = ["sample_states", "iter_states", "Knowledge"]
+
+#: attempts at one sample before giving up (a random choice can lead nowhere)
+RETRIES = 200
+_Retry = Retry
+
+
+class Knowledge:
+    """What one seat knows, read once from its view; :meth:`sample` completes it."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        ed = self.ed = view.edition
+        self.me = view.player
+        self.n = view.num_players
+        hist = view.history()
+        self.start = hist.start
+        self.plies = hist.plies
+        self.npiles = len(ed.pile_names)
+        self.pile_of = {ct.name: ct.pile for ct in ed.card_types}
+        self.events = self._card_events()
+        self.start_cards = self._start_cards()
+        self.epochs = self._epochs()
+        self.tickets = TicketTracker(view, hist)
+
+    # ------------------------------------------------------------------ cards
+    def _card_events(self) -> list[tuple[Any, ...]]:
+        me = self.me
+        out: list[tuple[Any, ...]] = []
+        for ply in self.plies:
+            q = ply.seat
+            if isinstance(ply.move, ClaimRoute) and q != me:
+                out.append(("show", q, ply.move.cards))
+            for ev in ply.events:
+                kind = ev[0]
+                if kind == "reshuffle":
+                    out.append(ev)
+                elif kind == "draw":
+                    out.append(("hidden", ev[1], q) if ev[2] is None else ("reveal", ev[1], ev[2]))
+                elif kind in ("take", "pay") and q != me:
+                    out.append((kind, q, ev[1]))
+        return out
+
+    def _start_cards(self) -> tuple[list[Counter[str]], dict[int, Counter[tuple[int, int]]], dict[int, Counter[str]]]:
+        """What the seat had not seen at the start, per pile; the unseen cards
+        of each other hand, as a multiset of (pile, deck 0); the known ones."""
+        st, ed = self.start, self.ed
+        seen: Counter[str] = Counter(st.hand)
+        seen.update(c for c in st.row if c is not None)
+        for k in range(self.npiles):
+            seen.update(st.discard_cards(k))
+        known: dict[int, Counter[str]] = {q: Counter() for q in range(self.n) if q != self.me}
+        tunnel = getattr(st, "tunnel", None)
+        if tunnel is not None:
+            seen.update(tunnel.revealed)
+            if st.current_player != self.me:
+                known[st.current_player].update(dict(tunnel.paid))
+        for held in known.values():
+            seen.update(held)
+        pools: list[Counter[str]] = []
+        for comp in ed.deck_composition:
+            pool: Counter[str] = Counter()
+            for c, count in comp:
+                name = ed.card_types[c].name
+                pool[name] = count - seen[name]
+                if pool[name] < 0:
+                    raise TtrError(f"more {name} cards seen than the game has")
+            pools.append(pool)
+        slots: dict[int, Counter[tuple[int, int]]] = {}
+        for q in known:
+            slots[q] = Counter()
+            for k in range(self.npiles):
+                mine = sum(v for c, v in known[q].items() if self.pile_of[c] == k)
+                slots[q][(k, 0)] = st.pile_hand_sizes[q][k] - mine
+        return pools, slots, known
+
+    def _epochs(self) -> list[list[Counter[str]]]:
+        """Per pile, the hidden part of every deck shuffled so far: what it
+        held (deck 0: what the seat did not see at the start; later ones: the
+        discard at the reshuffle) less every card later turned face up from it."""
+        pools = [[pool] for pool in self.start_cards[0]]
+        cur = [0] * self.npiles
+        for ev in self.events:
+            if ev[0] == "reshuffle":
+                pools[ev[1]].append(Counter(ev[2]))
+                cur[ev[1]] += 1
+            elif ev[0] == "reveal":
+                pool = pools[ev[1]][cur[ev[1]]]
+                pool[ev[2]] -= 1
+                if pool[ev[2]] < 0:
+                    raise TtrError(f"a {ev[2]} card was seen that the deck could not hold")
+        return pools
+
+    def deal_cards(self, rng: random.Random) -> tuple[list[Counter[str]], list[list[str]]]:
+        """The hands (the seat's own as it is) and the decks (bottom to top) of one sample."""
+        _, slots0, known0 = self.start_cards
+        slots = {q: Counter(c) for q, c in slots0.items()}
+        known = {q: Counter(c) for q, c in known0.items()}
+        pools = [[Counter(c) for c in pile] for pile in self.epochs]
+        size = [[sum(c.values()) for c in pile] for pile in pools]
+        cur = [0] * self.npiles
+        pile_of = self.pile_of
+
+        def resolve(q: int, name: str, count: int) -> None:
+            """Make ``count`` more ``name`` cards of q's hand known, from its
+            unseen ones: from a deck chosen in proportion to the expected
+            number of such cards among q's cards from it."""
+            k = pile_of[name]
+            mine = slots[q]
+            for _ in range(count):
+                options = [
+                    (e, n * pools[k][e][name] / size[k][e])
+                    for (kk, e), n in mine.items()
+                    if kk == k and n and pools[k][e][name] > 0
+                ]
+                if not options:
+                    raise _Retry
+                pick = rng.random() * sum(w for _, w in options)
+                e = options[-1][0]
+                for e_, w in options:
+                    pick -= w
+                    if pick <= 0:
+                        e = e_
+                        break
+                pools[k][e][name] -= 1
+                size[k][e] -= 1
+                mine[(k, e)] -= 1
+                known[q][name] += 1
+
+        for ev in self.events:
+            kind = ev[0]
+            if kind == "reveal":
+                continue  # already taken out of its deck's hidden part (see _epochs)
+            if kind == "hidden":
+                slots[ev[2]][(ev[1], cur[ev[1]])] += 1
+            elif kind == "reshuffle":
+                cur[ev[1]] += 1
+            elif kind == "take":
+                known[ev[1]][ev[2]] += 1
+            else:  # show or pay: the hand holds these cards; a payment then removes them
+                q = ev[1]
+                for name, count in ev[2]:
+                    if count > known[q][name]:
+                        resolve(q, name, count - known[q][name])
+                    if kind == "pay":
+                        known[q][name] -= count
+        hands = [Counter(self.view.hand) if q == self.me else Counter(known[q]) for q in range(self.n)]
+        decks: list[list[str]] = []
+        for k in range(self.npiles):
+            for e, pool in enumerate(pools[k]):
+                cards = sorted(pool.elements())
+                rng.shuffle(cards)
+                takers = [q for q in slots for _ in range(slots[q][(k, e)])]
+                if len(cards) < len(takers) or (e < cur[k] and len(cards) != len(takers)):
+                    raise TtrError(f"the unseen cards of pile {k} do not add up (deck {e})")
+                for q in takers:
+                    hands[q][cards.pop()] += 1
+                if e == cur[k]:
+                    if len(cards) != self.view.deck_sizes[k]:
+                        raise TtrError(
+                            f"pile {k}: {len(cards)} unseen cards left for a deck of {self.view.deck_sizes[k]}"
+                        )
+                    decks.append(cards)
+        return hands, decks
+
+    # ------------------------------------------------------------------ the position
+    def _extra(self, deal: TicketDeal, rng: random.Random) -> dict[str, Any]:
+        v, n = self.view, self.n
+        out: dict[str, Any] = {}
+        for f in self.ed.fields_added:
+            key = f.key
+            if not key:
+                continue
+            if key == "tunnel":
+                t = v.tunnel
+                out[key] = None if t is None else {"route": t.route, "paid": dict(t.paid), "revealed": list(t.revealed)}
+            elif key == "stations":
+                out[key] = [list(v.stations_of(q)) for q in range(n)]
+            elif key == "box" and "box_size" in self.ed.state_api:
+                out[key] = list(deal.box)
+            elif key == "box":
+                out[key] = [dict(zip(("trains", "ships"), v.box(q))) for q in range(n)]
+            elif key == "ships":
+                out[key] = [v.ships(q) for q in range(n)]
+            elif key == "exchanged":
+                out[key] = [v.exchanged(q) for q in range(n)]
+            elif key == "harbors":
+                out[key] = [list(v.harbors_of(q)) for q in range(n)]
+            elif key == "piece_choices":
+                out[key] = self._piece_choices(rng)
+            else:
+                raise TtrError(f"determinization does not know the {self.ed.name} position field {key!r}")
+        return out
+
+    def _piece_choices(self, rng: random.Random) -> list[int | None]:
+        """Rails & Sails: each seat's train count chosen at setup (secret until all have chosen)."""
+        v, ed = self.view, cast(Any, self.ed)
+        lo, hi = ed.train_range
+        mine = v.to_dict()["my_piece_choice"]
+        if v.phase in (Phase.SETUP_TICKETS, SETUP_PIECES):  # before the reveal
+            return [
+                mine if q == self.me else (rng.randint(lo, hi) if v.pieces_chosen(q) else None) for q in range(self.n)
+            ]
+        out: list[int | None] = []
+        for q in range(self.n):
+            if q == self.me and mine is not None:
+                out.append(mine)
+                continue
+            net = 0  # trains taken from the box minus ships taken, since the history began
+            for ply in self.plies:
+                if ply.seat == q and isinstance(ply.move, ExchangePieces):
+                    net += ply.move.count if ply.move.take == "trains" else -ply.move.count
+            out.append(min(hi, max(lo, ed.train_pieces - v.box(q)[0] - net)))
+        return out
+
+    def position(
+        self, hands: list[Counter[str]], decks: list[list[str]], deal: TicketDeal, seed: int, rng: random.Random
+    ) -> dict[str, Any]:
+        v, ed = self.view, self.ed
+        piles = ed.pile_names
+        rs = "ships" in ed.state_api
+        return {
+            "format": "ttr_lab.position",
+            "version": 1,
+            "edition": ed.name,
+            "options": options_to_json(ed),
+            "players": list(v.player_names),
+            "seed": seed,
+            "phase": v.phase.name.lower(),
+            "current": v.current_player,
+            **{k: c for k, c in v.counters.items() if k != "first_player"},
+            "first_player": v.counters["first_player"],
+            "decks": {piles[k]: decks[k] for k in range(self.npiles)},
+            "discards": {piles[k]: list(v.discard_cards(k)) for k in range(self.npiles)},
+            "row": list(v.row),
+            "hands": [dict(sorted((c, k) for c, k in h.items() if k)) for h in hands],
+            "tickets": [list(t) for t in deal.tickets],
+            "pending": list(deal.pending),
+            "setup_deal": [list(t) for t in deal.setup_deal],
+            "ticket_deck": list(deal.deck),
+            "owners": {str(r): o for r, o in sorted(v.route_owners().items())},
+            "pieces": [v.trains(q) for q in range(self.n)] if rs else list(v.pieces),
+            "scores": list(v.scores),
+            "final_turns_left": v.final_turns_left,
+            "extra": self._extra(deal, rng),
+        }
+
+    def sample(self, rng: random.Random, deal: TicketDeal | None = None) -> GameState:
+        """One complete state (drawing again when a random choice leads nowhere)."""
+        for _ in range(RETRIES):
+            try:
+                d = deal if deal is not None else self.tickets.deal(rng)
+                hands, decks = self.deal_cards(rng)
+            except _Retry:
+                continue
+            return GameState.from_dict(self.position(hands, decks, d, rng.getrandbits(64), rng), "sample")
+        raise TtrError(f"no consistent state found in {RETRIES} attempts")
+
+
+def iter_states(
+    view: PlayerView, *, seed: int = 0, weighted: bool = False, candidates: int = 10, lam: float = 0.5
+) -> Iterator[GameState]:
+    """Complete states consistent with ``view``, one after another, forever
+    (see the module doc).  With ``weighted=True`` they come in batches drawn
+    by importance resampling of ``candidates`` uniform ticket deals per state."""
+    know = Knowledge(view)
+    rng = random.Random(f"ttr_lab.determinize:{seed}")
+    while True:
+        if not weighted:
+            yield know.sample(rng)
+            continue
+        batch = 8
+        deals = [know.tickets.deal_retrying(rng) for _ in range(batch * candidates)]
+        logw = [
+            sum(ticket_weight(view, q, d.tickets[q], lam=lam) for q in range(know.n) if q != know.me) for d in deals
+        ]
+        top = max(logw)
+        w = [math.exp(x - top) for x in logw]
+        for d in rng.choices(deals, weights=w, k=batch):
+            yield know.sample(rng, d)
+
+
+def sample_states(
+    view: PlayerView, n: int, *, seed: int = 0, weighted: bool = False, candidates: int = 10, lam: float = 0.5
+) -> list[GameState]:
+    """``n`` complete states consistent with everything ``view``'s seat knows.
+
+    Parameters
+    ----------
+    view : PlayerView
+        The seat's view; nothing else is read.
+    n : int
+        How many states.
+    seed : int
+        Same seed, same view: same samples.
+    weighted : bool
+        Reweight the other seats' tickets by the routes they claimed
+        (:func:`ticket_weight`), by importance resampling.
+    candidates : int
+        Uniform ticket deals drawn per state when ``weighted``.
+    lam : float
+        The weight's rate per car of detour (see :func:`ticket_weight`).
+    """
+    if type(n) is not int or n < 0:
+        raise TtrError(f"n is a whole number of samples, not {n!r}")
+    it = iter_states(view, seed=seed, weighted=weighted, candidates=candidates, lam=lam)
+    return [next(it) for _ in range(n)]

@@ -1,0 +1,309 @@
+"""Where the tickets are, as one seat knows it: the ticket side of
+:mod:`ttr_lab.analysis.determinize`, and the claimed-routes likelihood of
+an opponent's tickets (:func:`ticket_weight`).
+
+The ticket deck is a queue (draws from the top, returns underneath, A5;
+Europe's unkept initial tickets go to the box, B3).  :class:`TicketTracker`
+replays the seat's history with one *token* per physical ticket: a token's
+identity is known (the seat's own tickets, the ones it was offered) or
+unknown until a sample deals one.  Which of its drawn tickets another seat
+kept is drawn at random among the choices that agree with what the seat
+later saw: if the seat draws a ticket another seat returned, the token at
+that place must be that ticket (found by a first replay that follows the
+places only).
+
+Examples
+--------
+>>> import ttr_lab, random
+>>> g = ttr_lab.new_game("usa", players=2, seed=3)
+>>> g.play(g.legal_moves[0]); g.play(g.legal_moves[0])
+>>> v = g.view(0)
+>>> deal = TicketTracker(v, v.history()).deal_retrying(random.Random(1))
+>>> deal.tickets[0] == tuple(t.id for t in v.tickets), len(deal.tickets[1]), len(deal.deck)
+(True, 2, 26)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from ..editions.europe.long_tickets import LongTickets
+from ..errors import TtrError
+from ..graph import board_graph
+from ..moves import DrawTickets
+from ..phases import Phase
+from .paths import ticket_graph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..view import PlayerView, SeenHistory
+
+__all__ = ["TicketDeal", "TicketTracker", "ticket_weight", "Retry"]
+
+RETRIES = 200
+
+
+class Retry(TtrError):
+    """A random choice of this attempt led nowhere: draw again."""
+
+
+@dataclass(frozen=True)
+class TicketDeal:
+    """Every ticket placed: ``tickets`` per seat (in the order kept),
+    ``pending`` (the chooser's), ``setup_deal`` (during setup), ``deck``
+    (bottom to top) and Europe's ``box``."""
+
+    tickets: tuple[tuple[int, ...], ...]
+    pending: tuple[int, ...]
+    setup_deal: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    box: tuple[int, ...]
+
+
+class _Token:
+    __slots__ = ("id", "pool", "tag")
+
+    def __init__(self, pool: str, id: int | None = None, tag: tuple[int, int] | None = None) -> None:
+        self.id, self.pool, self.tag = id, pool, tag
+
+
+class TicketTracker:
+    """The seat's ticket history, replayed to deal the unknown tickets."""
+
+    def __init__(self, view: PlayerView, hist: SeenHistory) -> None:
+        ed = view.edition
+        self.view, self.hist = view, hist
+        self.me, self.n = view.player, view.num_players
+        self.universe = tuple(ed.ticket_universe())
+        self.allowed = {
+            "deck": frozenset(ed.ticket_deck()),
+            "long": frozenset(getattr(ed, "long_tickets", ())),
+            "any": frozenset(self.universe),
+        }
+        self.to_box = isinstance(ed, LongTickets)  # unkept initial tickets go to the box
+        self.draw = ed.draw_tickets[0]
+        st = hist.start
+        self.has_box = "box_size" in ed.state_api
+        if st.phase == Phase.SETUP_TICKETS:
+            self.deal_size = (4 if self.allowed["long"] else 3) if self.to_box else ed.setup_tickets[0]
+        self.req: dict[int, dict[int, int]] = {}
+        self._replay(None)  # the first replay: which returned places the seat later sees
+
+    # ------------------------------------------------------------------ the replay
+    def _replay(self, rng: random.Random | None) -> dict[str, Any]:
+        st, me, n = self.hist.start, self.me, self.n
+        assigned: dict[int, _Token] = {}
+
+        def known(i: int) -> _Token:
+            t = assigned[i] = _Token("any", i)
+            return t
+
+        deck = [_Token("deck") for _ in range(st.ticket_deck_size)]
+        hands: list[list[list[_Token]]] = [
+            [[known(t.id) for t in st.tickets]] if q == me else [[_Token("any") for _ in range(st.ticket_counts[q])]]
+            for q in range(n)
+        ]
+        start = st.phase == Phase.SETUP_TICKETS and not any(st.ticket_counts)
+        box = [_Token("long" if start else "any") for _ in range(st.box_size if self.has_box else 0)]
+        choosers: list[int] = []
+        deals: dict[int, list[_Token]] = {}
+        pending: list[_Token] = []
+        cur = st.current_player
+        hidden = len(self.universe) - st.ticket_deck_size - sum(st.ticket_counts) - len(box)
+        if st.phase == Phase.SETUP_TICKETS:
+            first = st.counters["first_player"]
+            q = cur
+            while True:
+                choosers.append(q)
+                q = (q + 1) % n
+                if q == first:
+                    break
+            for q in choosers:
+                if q == me and q == cur:
+                    deals[q] = [known(t.id) for t in st.pending_tickets]
+                else:
+                    shape = (["long"] if self.to_box and self.allowed["long"] else []) + ["deck"] * (
+                        self.deal_size - (1 if self.to_box and self.allowed["long"] else 0)
+                    )
+                    deals[q] = [_Token(p) for p in shape]
+            if sum(len(d) for d in deals.values()) != hidden:
+                raise TtrError("the tickets dealt at setup do not add up")
+            pending = deals[cur]
+        elif st.phase == Phase.KEEP_TICKETS:
+            pending = (
+                [known(t.id) for t in st.pending_tickets] if cur == me else [_Token("deck") for _ in range(hidden)]
+            )
+
+        def observe(tokens: list[_Token], ids: tuple[int, ...]) -> None:
+            for t, i in zip(tokens, ids):
+                if rng is None:
+                    if t.tag is not None:
+                        self.req.setdefault(t.tag[0], {})[t.tag[1]] = i
+                elif t.id is None:
+                    if i in assigned or i not in self.allowed[t.pool]:
+                        raise Retry
+                    t.id = i
+                    assigned[i] = t
+                elif t.id != i:
+                    raise Retry
+
+        for ply in self.hist.plies:
+            q = ply.seat
+            if isinstance(ply.move, DrawTickets):
+                pending = [deck.pop() for _ in range(min(self.draw, len(deck)))]
+            elif ply.kept is not None:
+                setup = bool(choosers) and choosers[0] == q
+                if q == me:
+                    observe(pending, ply.offered)
+                    keep = set(ply.move.tickets)  # type: ignore[union-attr]
+                    kept = [t for t, i in zip(pending, ply.offered) if i in keep]  # by place: both replays alike
+                    returned = [t for t, i in zip(pending, ply.offered) if i not in keep]
+                else:
+                    kept, returned = self._split(ply.ply, pending, ply.kept, rng, assigned)
+                hands[q].append(kept)
+                if setup and self.to_box:
+                    box += returned
+                else:
+                    deck = list(reversed(returned)) + deck
+                pending = []
+                if setup:
+                    choosers.pop(0)
+                    pending = deals[choosers[0]] if choosers else []
+        if self.view.pending_tickets:  # the seat is choosing now: it sees what it chooses from
+            observe(pending, tuple(t.id for t in self.view.pending_tickets))
+        return {
+            "deck": deck,
+            "hands": hands,
+            "pending": pending,
+            "deals": deals,
+            "choosers": choosers,
+            "box": box,
+            "assigned": assigned,
+        }
+
+    def _split(
+        self, ply: int, pending: list[_Token], kept: int, rng: random.Random | None, assigned: dict[int, _Token]
+    ) -> tuple[list[_Token], list[_Token]]:
+        """Another seat kept ``kept`` of ``pending``: which (at random, agreeing with what the seat saw later)."""
+        r = len(pending) - kept
+        if rng is None:  # the first replay follows places: returned places get tags
+            return pending[:kept], [_Token("any", tag=(ply, j)) for j in range(r)]
+        req = self.req.get(ply, {})
+
+        def fits(combo: tuple[int, ...]) -> bool:
+            for j, y in req.items():
+                t = pending[combo[j]]
+                if t.id != y and (t.id is not None or y in assigned or y not in self.allowed[t.pool]):
+                    return False
+            return True
+
+        combos = [c for c in itertools.combinations(range(len(pending)), r) if fits(c)]
+        if not combos:
+            raise Retry
+        combo = rng.choice(combos)
+        for j, y in req.items():
+            t = pending[combo[j]]
+            if t.id is None:
+                t.id = y
+                assigned[y] = t
+        back = set(combo)
+        return [t for i, t in enumerate(pending) if i not in back], [pending[i] for i in combo]
+
+    # ------------------------------------------------------------------ a deal
+    def deal(self, rng: random.Random) -> TicketDeal:
+        """One placement of every ticket; raises :class:`Retry` when a random choice led nowhere."""
+        out = self._replay(rng)
+        assigned: dict[int, _Token] = out["assigned"]
+        held = [out["deals"][q] for q in out["choosers"][1:]] + [out["pending"], out["deck"], out["box"]]
+        tokens = [t for groups in out["hands"] for g in groups for t in g] + [t for part in held for t in part]
+        free = [i for i in self.universe if i not in assigned]
+        for pool in ("long", "deck", "any"):
+            want = [t for t in tokens if t.id is None and t.pool == pool]
+            ok = [i for i in free if i in self.allowed[pool]]
+            if len(ok) < len(want):
+                raise Retry
+            rng.shuffle(ok)
+            for t, i in zip(want, ok):
+                t.id = i
+            taken = set(ok[: len(want)])
+            free = [i for i in free if i not in taken]
+        longs = self.allowed["long"]
+        if longs and self.to_box:  # Europe: one long ticket dealt to each player
+            for q, groups in enumerate(out["hands"]):
+                mine = [t for g in groups for t in g] + (out["deals"].get(q, []) if q in out["choosers"] else [])
+                if sum(t.id in longs for t in mine) > 1:
+                    raise Retry
+        ids = lambda ts: tuple(t.id for t in ts)
+        tickets = tuple(
+            ids(groups[0]) + tuple(i for g in groups[1:] for i in sorted(ids(g))) for groups in out["hands"]
+        )
+        setup: tuple[tuple[int, ...], ...] = ()
+        if self.view.phase == Phase.SETUP_TICKETS:
+            setup = tuple(ids(out["deals"][q]) if q in out["deals"] else tickets[q] for q in range(self.n))
+        return TicketDeal(tickets, ids(out["pending"]), setup, ids(out["deck"]), ids(out["box"]))  # type: ignore[arg-type]
+
+    def deal_retrying(self, rng: random.Random) -> TicketDeal:
+        for _ in range(RETRIES):
+            try:
+                return self.deal(rng)
+            except Retry:
+                continue
+        raise TtrError(f"no consistent ticket placement found in {RETRIES} attempts")
+
+
+# ---------------------------------------------------------------- the claimed-routes likelihood
+_DIST: dict[str, dict[Any, dict[Any, float]]] = {}
+
+
+def _distances(view: PlayerView) -> dict[Any, dict[Any, float]]:
+    """Cars between every two cities on the empty board (cached per map)."""
+    m = view.map
+    d = _DIST.get(m.digest)
+    if d is None:
+        if len(_DIST) > 8:
+            _DIST.clear()
+        H = ticket_graph(board_graph(m))
+        d = _DIST[m.digest] = {a: dict(x) for a, x in nx.all_pairs_dijkstra_path_length(H, weight="length")}
+    return d
+
+
+def ticket_weight(
+    view: PlayerView, player: int, tickets: tuple[int, ...], *, lam: float = 0.5, cap: float = 6.0
+) -> float:
+    """The log-likelihood of ``player`` holding ``tickets``, given the routes it claimed.
+
+    The model: a player claims routes on the way of its tickets.  A route
+    from ``u`` to ``v`` (``L`` cars) lies on the way of a ticket ``a``-``b``
+    with a *detour* of ``d(a, u) + L + d(v, b) - d(a, b)`` cars (the better
+    direction; tours by consecutive cities; ``d`` on the empty board), 0 when
+    it is on a shortest path.  Each claimed route counts the smallest detour
+    over the tickets, capped at ``cap`` (a route claimed for its points, or
+    to block, is not evidence against every hand), and the likelihood is
+    ``exp(-lam * sum of the detours)``: the log-weight returned.  Multiplied
+    by the uniform prior of a sample, it gives the posterior that
+    ``weighted=True`` samples by importance resampling.
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+    >>> ticket_weight(g.view(0), 1, (1, 2))   # no routes claimed: no evidence
+    0.0
+    """
+    d = _distances(view)
+    m = view.map
+    pairs = [(t.cities[i], t.cities[i + 1]) for t in (m.ticket(x) for x in tickets) for i in range(len(t.cities) - 1)]
+    total = 0.0
+    inf = math.inf
+    for rid in view.routes_of(player):
+        r = m.route(rid)
+        best = cap
+        for a, b in pairs:
+            da, db = d.get(a, {}), d.get(b, {})
+            via = min(da.get(r.a, inf) + db.get(r.b, inf), da.get(r.b, inf) + db.get(r.a, inf)) + r.length
+            best = min(best, via - da.get(b, inf))
+        total += best
+    return -lam * total if total else 0.0
