@@ -98,6 +98,7 @@ class FdgAgent:
         self.rng = random.Random(seed)
         self._open_key: tuple[int, int] | None = None
         self._weights: dict[int, int] = {}
+        self._paths: dict[tuple[str, str], tuple[float, list[int]]] = {}
         self._memo_key: tuple[int, int] = (-1, -1)
         self._memo: dict[Any, Any] = {}
 
@@ -127,6 +128,7 @@ class FdgAgent:
                 elif o is None and view.route_open_to(r.id, me):
                     w[r.id] = r.length
             self._weights, self._open_key = w, key
+            self._paths = {}
         return self._weights
 
     def memo(self, view: PlayerView) -> dict[Any, Any]:
@@ -139,12 +141,12 @@ class FdgAgent:
 
     def path(self, view: PlayerView, a: str, b: str, weights: dict[int, int] | None = None) -> tuple[float, list[int]]:
         """Cheapest path from ``a`` to ``b``: ``(cars still to place, route ids)``."""
-        if weights is None:
-            memo = self.memo(view)
-            hit = memo.get((a, b))
+        if weights is None:  # paths change only when routes are claimed: kept until then
+            w = self.weights(view)
+            hit = self._paths.get((a, b))
             if hit is None:
-                hit = memo[(a, b)] = self._dijkstra(view, a, b, self.weights(view))
-            return cast(tuple[float, list[int]], hit)
+                hit = self._paths[(a, b)] = self._dijkstra(view, a, b, w)
+            return hit
         return self._dijkstra(view, a, b, weights)
 
     def _dijkstra(self, view: PlayerView, a: str, b: str, w: dict[int, int]) -> tuple[float, list[int]]:
@@ -199,6 +201,15 @@ class FdgAgent:
         already planned (they cost 0), most valuable ticket first.  Returns the
         cars still to place, the routes to claim, and the tickets left out
         (unreachable or over the pieces left)."""
+        tickets = tuple(tickets)
+        memo = self.memo(view)
+        key = ("network", tuple(t.id for t in tickets))
+        if key not in memo:
+            memo[key] = self._network_plan(view, tickets)
+        total, planned, dropped = memo[key]
+        return total, list(planned), list(dropped)
+
+    def _network_plan(self, view: PlayerView, tickets: Sequence[Ticket]) -> tuple[float, list[int], list[Ticket]]:
         w = dict(self.weights(view))
         budget = view.pieces[view.player]
         total: float = 0
@@ -424,12 +435,10 @@ class OneStepThinking(FdgAgent):
     def claim_value(self, view: PlayerView, claim: ClaimRoute, targets: list[int]) -> tuple[float, ...]:
         r = view.map.route(claim.route)
         points = float(view.edition.route_points[r.length])
-        w = dict(self.weights(view))
-        w[r.id] = 0
-        for t, _cost, routes in self.unfinished(view):
+        for t, cost, routes in self.unfinished(view):
             if claim.route in routes:
-                after, _ = self.ticket_plan(view, t, w)
-                points += t.points if after == 0 else t.points / 2
+                # the route is on the ticket's cheapest path, which stays cheapest: cost drops by its length
+                points += t.points if cost == r.length else t.points / 2
         return (points, -view.edition.wilds_in(claim.cards), -claim.route)
 
     def targets(self, view: PlayerView) -> list[int]:

@@ -8,6 +8,7 @@ Examples (shell)::
     python -m ttr_lab validate game.json        # exit 1 with the ply on error
     python -m ttr_lab validate position.json    # a saved position is checked too
     python -m ttr_lab editions                  # what can be played
+    python -m ttr_lab tournament --agents greedy,destination_hungry --edition europe --players 3 --games 200
 
 Every failure is one line on stderr (``error: ...``) and a non-zero exit:
 1 for a game, record or file problem, 2 for a malformed command line.  When
@@ -75,6 +76,22 @@ def _parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check that a record replays, or that a position is possible (exit 1 if not)")
     val.add_argument("file")
     sub.add_parser("editions", help="list edition names and aliases")
+    tour = sub.add_parser(
+        "tournament", help="a seat-rotated tournament between agents: win rates with 95%% intervals, ratings"
+    )
+    tour.add_argument("--agents", required=True, help=f"comma-separated agent names ({', '.join(BOTS)})")
+    tour.add_argument(
+        "--edition", default="usa", help="edition name or alias (see 'editions'); comma-separated for several"
+    )
+    tour.add_argument("--players", default="2", help="players per game; comma-separated for several (2,3,4)")
+    tour.add_argument("--games", type=int, default=120, help="games per edition and player count")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (tcp://host:8786)")
+    tour.add_argument("--workers", type=int, default=0, help="run on N local processes (default: in this process)")
+    tour.add_argument(
+        "--save", metavar="FILE", help="write the per-game rows to FILE (.csv or .csv.gz) and the table beside it"
+    )
+    tour.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
@@ -148,7 +165,47 @@ def _replay_or_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    try:
+        from .simulate import tournament
+    except ImportError as e:
+        raise TtrError(
+            f"the tournament command needs the [sim] extra: pip install 'ttr_lab[sim]' ({e.name} missing)"
+        ) from None
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    editions = [e.strip() for e in args.edition.split(",") if e.strip()]
+    try:
+        players = [int(n) for n in args.players.split(",") if n.strip()]
+    except ValueError:
+        raise TtrError(f"--players wants whole numbers, comma-separated, not {args.players!r}") from None
+    if args.scheduler and args.workers:
+        raise TtrError("use --scheduler or --workers, not both")
+    if args.workers < 0:
+        raise TtrError(f"--workers must be 0 or more, not {args.workers}")
+    pool = None
+    executor: Any = args.scheduler or None
+    if args.workers:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = executor = ProcessPoolExecutor(args.workers)
+    try:
+        result = tournament(
+            agents, editions, players, args.games, args.seed, executor=executor, progress=not args.no_progress
+        )
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    if args.save:  # saved before printing, as 'play' does
+        table_path = result.save(args.save)
+    print(result)
+    if args.save:
+        print(f"results saved to {args.save} and {table_path}")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "tournament":
+        return _tournament(args)
     if args.command == "editions":
         for name in edition_names():
             print(f"{name:16s} {find_edition(name)!r}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import socket
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -47,8 +48,23 @@ def _lost_errors() -> tuple[type[BaseException], ...]:
 WORKER_LOST: tuple[type[BaseException], ...] = _lost_errors()
 
 
+def _probe(address: str, timeout: float) -> None:
+    """Fail fast (before importing distributed) when nothing listens at a tcp:// address."""
+    scheme, _, rest = address.partition("://")
+    if scheme != "tcp":
+        return
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit():
+        raise TtrError(f"a scheduler address names a port: 'tcp://host:8786', not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise TtrError(f"no Dask scheduler answers at {address} ({e.strerror or type(e).__name__})") from None
+
+
 @contextlib.contextmanager
-def open_executor(executor: Any, *, timeout: float = 10) -> Iterator[Any]:
+def open_executor(executor: Any, *, timeout: float = 5) -> Iterator[Any]:
     """An object with ``submit`` for ``executor`` (``None``: in process), closed afterwards if opened here.
 
     Raises :class:`~ttr_lab.errors.TtrError` for an address no scheduler
@@ -60,6 +76,7 @@ def open_executor(executor: Any, *, timeout: float = 10) -> Iterator[Any]:
     if isinstance(executor, str):
         if "://" not in executor:
             raise TtrError(f"a scheduler address looks like 'tcp://host:8786', not {executor!r}")
+        _probe(executor, timeout)
         try:
             from distributed import Client
         except ImportError:  # pragma: no cover - the [sim] extra is missing

@@ -124,20 +124,20 @@ def _iter_results(
     if type(size) is not int or size <= 0:
         raise TtrError(f"batch_size must be a positive whole number, not {batch_size!r}")
     batches = [specs[i : i + size] for i in range(0, len(specs), size)]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    with open_executor(executor) as ex:  # an unreachable scheduler fails here, before any output
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
 
-        bar = tqdm(total=games, unit="game", desc=f"{specs[0].edition} {len(specs[0].lineup)}p")
-    try:
-        with open_executor(executor) as ex:
+            bar = tqdm(total=games, unit="game", desc=f"{specs[0].edition} {len(specs[0].lineup)}p")
+        try:
             for i, rows in run_tasks(ex, play_batch, batches):
                 if bar is not None:
                     bar.update(len(batches[i]))
                 yield _frames(rows)
-    finally:
-        if bar is not None:
-            bar.close()
+        finally:
+            if bar is not None:
+                bar.close()
 
 
 def iter_games(

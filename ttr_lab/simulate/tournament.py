@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import TtrError
+from .executors import open_executor
 from .runner import check_agents, run_games
 from .stats import bradley_terry, elo_scale, mean_ci, wilson
 
@@ -200,25 +201,20 @@ def tournament(
     counts = [players] if isinstance(players, int) else list(players)
     if type(games) is not int or games <= 0:
         raise TtrError(f"games must be a positive whole number, not {games!r}")
+    for n in counts:
+        if type(n) is not int or n < 2:
+            raise TtrError(f"players must be a whole number of at least 2, not {n!r}")
     frames = []
-    for ed in editions:
-        for n in counts:
-            if type(n) is not int or n < 2:
-                raise TtrError(f"players must be a whole number of at least 2, not {n!r}")
-            lineups = schedule(names, n)
-            total = math.ceil(games / len(lineups)) * len(lineups)
-            frames.append(
-                run_games(
-                    ed,
-                    lineups,
-                    total,
-                    seed,
-                    executor=executor,
-                    options=options,
-                    batch_size=batch_size,
-                    progress=progress,
+    with open_executor(executor) as ex:  # one connection for every cell
+        for ed in editions:
+            for n in counts:
+                lineups = schedule(names, n)
+                total = math.ceil(games / len(lineups)) * len(lineups)
+                frames.append(
+                    run_games(
+                        ed, lineups, total, seed, executor=ex, options=options, batch_size=batch_size, progress=progress
+                    )
                 )
-            )
     rows = pd.concat(frames, ignore_index=True)
     result = Tournament(rows, summarise(rows))
     if save is not None:

@@ -1,0 +1,159 @@
+"""run_games and friends: same seeds, same rows on every executor; bad input is one clear TtrError."""
+
+from __future__ import annotations
+
+import os
+import signal
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+
+import pandas as pd
+import pytest
+
+import ttr_lab
+from ttr_lab.data import load_map
+from ttr_lab.simulate import GAME_COLUMNS, iter_games, run_detailed, run_games
+from ttr_lab.simulate.analytics import city_stats, consistency, route_stats, structure_summary, ticket_stats
+from ttr_lab.simulate.runner import default_batch_size
+
+LINEUP = ["route_focus", "destination_hungry"]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return run_detailed("usa", LINEUP, games=6, seed=11, progress=False)
+
+
+def test_rows_and_columns(reference):
+    df = reference.games
+    assert list(df.columns) == list(GAME_COLUMNS)
+    assert len(df) == 12 and list(df["game"]) == [g for g in range(6) for _ in range(2)]
+    parts = df["route_points"] + df["ticket_points"] + df["bonus_points"] + df["adjustments"]
+    assert (parts == df["score"]).all()
+    assert (df.groupby("game")["winner"].sum() >= 1).all()
+    best = df.groupby("game")["score"].transform("max")
+    assert (df.loc[df["winner"], "score"] == best[df["winner"]]).all()
+    assert (df["edition"] == "usa").all() and (df["players"] == 2).all()
+    assert df.groupby("game")["seed"].nunique().eq(1).all() and df["seed"].nunique() == 6
+
+
+def test_claims_and_tickets_agree_with_the_rows(reference):
+    per_seat = reference.claims.groupby(["game", "seat"]).size()
+    rows = reference.games.set_index(["game", "seat"])["routes_claimed"]
+    assert (per_seat.reindex(rows.index, fill_value=0) == rows).all()
+    done = reference.tickets.groupby(["game", "seat"])["completed"].sum()
+    assert (
+        done.reindex(rows.index, fill_value=0) == reference.games.set_index(["game", "seat"])["tickets_completed"]
+    ).all()
+    assert (reference.claims["ply"] >= 0).all()
+
+
+def test_same_seed_same_rows_in_process_and_on_a_process_pool(reference):
+    with ProcessPoolExecutor(2) as ex:
+        pooled = run_games("usa", LINEUP, games=6, seed=11, executor=ex, batch_size=2, progress=False)
+    pd.testing.assert_frame_equal(pooled, reference.games)
+
+
+def test_chunks_add_up_to_the_table(reference):
+    chunks = list(iter_games("usa", LINEUP, games=6, seed=11, batch_size=4, progress=False))
+    assert [len(c) for c in chunks] == [8, 4]
+    joined = pd.concat(chunks).sort_values(["game", "seat"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(joined, reference.games)
+    seen = []
+    run_games("usa", LINEUP, games=6, seed=11, batch_size=3, progress=False, on_chunk=seen.append)
+    assert [len(c) for c in seen] == [6, 6]
+
+
+def test_progress_bar(capsys, reference):
+    df = run_games("usa", LINEUP, games=2, seed=11, progress=True)
+    pd.testing.assert_frame_equal(df, reference.games.iloc[:4].reset_index(drop=True))
+    assert "2/2" in capsys.readouterr().err
+
+
+def test_lineups_rotate_and_seeds_differ():
+    df = run_games("usa", [["greedy", "random"], ["random", "greedy"]], games=4, seed=0, progress=False)
+    assert list(df[df["seat"] == 0]["agent"]) == ["greedy", "random", "greedy", "random"]
+    other = run_games("usa", [["greedy", "random"], ["random", "greedy"]], games=4, seed=1, progress=False)
+    assert set(df["seed"]).isdisjoint(other["seed"])
+
+
+def test_batch_size_default():
+    assert default_batch_size(1) == 1 and default_batch_size(1008) == 20 and default_batch_size(64) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": ["greedy", "nobody"]}, "unknown agent 'nobody'"),
+        ({"edition": "narnia"}, "narnia"),
+        ({"games": 0}, "games must be a positive whole number"),
+        ({"games": -3}, "games must be a positive whole number"),
+        ({"games": 2.5}, "games must be a positive whole number"),
+        ({"players": ["greedy"]}, "2 to 5 players"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"executor": "tcp://127.0.0.1:9"}, "no Dask scheduler answers at tcp://127.0.0.1:9"),
+        ({"executor": "localhost:8786"}, "looks like 'tcp://host:8786'"),
+        ({"executor": 42}, "executor must be"),
+        ({"options": {"no_such_option": 1}}, "unknown option"),
+    ],
+)
+def test_bad_input_is_one_clear_error(kwargs, message):
+    args = {"edition": "usa", "players": ["greedy", "random"], "games": 2, "seed": 0, "progress": False}
+    args.update(kwargs)
+    with pytest.raises(ttr_lab.TtrError, match=message) as err:
+        run_games(args.pop("edition"), args.pop("players"), args.pop("games"), args.pop("seed"), **args)
+    assert "\n" not in str(err.value)
+
+
+def _kill_one_worker(pool):
+    def kill(chunk):
+        if not kill.done:
+            kill.done = True
+            os.kill(next(iter(pool._processes)), signal.SIGKILL)
+
+    kill.done = False
+    return kill
+
+
+def test_a_killed_pool_worker_loses_no_game(reference):
+    with ProcessPoolExecutor(2) as pool:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            df = run_games(
+                "usa",
+                LINEUP,
+                games=6,
+                seed=11,
+                executor=pool,
+                batch_size=1,
+                progress=False,
+                on_chunk=_kill_one_worker(pool),
+            )
+    pd.testing.assert_frame_equal(df, reference.games)
+    assert any("worker died" in str(w.message) for w in caught)
+
+
+def test_analytics_tables(reference):
+    m = load_map("usa")
+    routes = route_stats(reference, m)
+    assert len(routes) == len(m.routes) and routes["claims"].sum() == len(reference.claims)
+    cities = city_stats(reference, m)
+    assert set(cities["city"]) == {c.name for c in m.cities} and (cities["paths"] >= 0).all()
+    tickets = ticket_stats(reference)
+    assert (tickets["lo"] <= tickets["completion"]).all() and (tickets["completion"] <= tickets["hi"]).all()
+    assert tickets["completion"].is_monotonic_increasing
+    summary = structure_summary(reference, m)
+    assert -1 <= summary["route_betweenness_vs_claims"] <= 1
+    rho, lo, hi = consistency(reference, reference, m, reps=50)
+    assert rho == pytest.approx(1.0) and -1 <= lo <= hi <= 1
+
+
+def test_import_ttr_lab_loads_no_simulation_dependency():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ttr_lab; print(sorted(m for m in ('pandas', 'dask', 'distributed', 'tqdm') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
