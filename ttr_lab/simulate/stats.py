@@ -26,6 +26,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist, fmean, stdev
 from typing import Any, TypeVar
 
+from ..errors import TtrError
+
 __all__ = ["wilson", "mean_ci", "ranks", "spearman", "bootstrap", "bradley_terry", "elo_scale"]
 
 K = TypeVar("K", bound=Hashable)
@@ -44,7 +46,9 @@ def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
@@ -96,7 +100,7 @@ def _pearson(x: Sequence[float], y: Sequence[float]) -> float:
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman's rank correlation of two equally long sequences (nan if either is constant)."""
     if len(x) != len(y):
-        raise ValueError("spearman needs two sequences of the same length")
+        raise TtrError(f"spearman needs two sequences of the same length, not {len(x)} and {len(y)}")
     if len(x) < 2:
         return math.nan
     return _pearson(ranks(x), ranks(y))

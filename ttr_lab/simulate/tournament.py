@@ -76,8 +76,10 @@ def pairwise_wins(games: pd.DataFrame) -> dict[tuple[str, str], float]:
     """``(a, b) -> times a finished ahead of b`` over every pair of seats of
     different agents in every game (a shared rank counts half each way)."""
     wins: dict[tuple[str, str], float] = {}
-    for _, g in games.groupby(["edition", "players", "game"], sort=False):
-        seats = list(zip(g["agent"], g["rank"]))
+    tables: dict[tuple[Any, Any, Any], list[tuple[str, int]]] = {}
+    for key, agent, rank in zip(zip(games["edition"], games["players"], games["game"]), games["agent"], games["rank"]):
+        tables.setdefault(key, []).append((agent, int(rank)))
+    for seats in tables.values():
         for (a, ra), (b, rb) in itertools.combinations(seats, 2):
             if a == b:
                 continue
