@@ -157,3 +157,18 @@ def test_import_ttr_lab_loads_no_simulation_dependency():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_heatmaps_sit_on_the_board(reference):
+    pytest.importorskip("plotly")
+    from ttr_lab.simulate.heatmaps import city_heatmap, route_heatmap
+
+    m = load_map("usa")
+    routes = route_stats(reference, m)
+    fig = route_heatmap(m, dict(zip(routes["route"], routes["claim_rate"])), title="claims")
+    board = next(t for t in fig.data if t.name == "routes")
+    heat = fig.data[-1]
+    assert heat.name == "claim rate" and list(heat.x) == list(board.x) and len(heat.marker.color) == len(board.x)
+    cities = city_stats(reference, m)
+    fig = city_heatmap(m, dict(zip(cities["city"], cities["paths"])))
+    assert len(fig.data[-1].x) == len(m.cities)
