@@ -1,0 +1,675 @@
+"""A fast policy for Monte Carlo playouts: :class:`PlayoutBot` (``make_bot("playout")``).
+
+It sees only its :class:`~ttr_lab.view.PlayerView`, like the other bots, and
+plays every edition:
+
+* **a plan**: the routes of a network joining each of its tickets (each
+  ticket's cheapest path with the routes already planned or owned free,
+  the most valuable tickets first), kept across plies: it is checked only
+  when a claim changed the scores and replanned only when a planned route
+  was taken or closed, or the tickets changed;
+* **claims**: a planned route as soon as the hand pays for it (the longest
+  first, the payment with the fewest wilds); other routes for their points
+  with cards and pieces the plan does not need (no hoarding), and with
+  everything once the plan is done or can no longer be finished in time;
+* **draws**: the face-up card of the colour the plan lacks most, a face-up
+  wild when the plan lacks three colours or fewer (one wild then beats two
+  blind cards), else blind (from the pile the plan needs more); in Rails &
+  Sails anchor cards for a harbor once the plan's cards are in hand;
+* **tickets**: the cheapest sufficient set (each offered ticket's path,
+  shared routes counted once), an extra ticket only when it costs few cars
+  more; new tickets when its own are done and pieces remain;
+* **the edition's own decisions**: a tunnel by the edition's
+  :meth:`~ttr_lab.core.Edition.default_choice`, the Rails & Sails split by
+  the plan's trains and ships, a harbor in a ticket city when it can pay.
+
+:func:`run_playout` plays a game to the end with such bots through
+:meth:`~ttr_lab.state.GameState.push` (no validation).
+
+Examples
+--------
+>>> import ttr_lab
+>>> from ttr_lab.bots import make_bot, play_game
+>>> g = play_game("europe", [make_bot("playout", 1), make_bot("greedy", 2)], seed=3)
+>>> g.is_over
+True
+>>> fast = run_playout(ttr_lab.new_game("rails_and_sails", players=3, seed=4), seed=5)
+>>> fast.is_over, fast.ply > 50
+(True, True)
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, cast
+
+from .bots import BOTS
+from .errors import TtrError
+from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, StopDrawing
+from .phases import Phase
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+    from .view import PlayerView
+
+__all__ = ["PlayoutBot", "run_playout"]
+
+_TURN, _SECOND, _SETUP, _KEEP = Phase.TURN, Phase.SECOND_CARD, Phase.SETUP_TICKETS, Phase.KEEP_TICKETS
+_INF = float("inf")
+Key = tuple[bool, "str | None"]  # (ship?, colour): the kind of card a route takes
+
+
+class _Tables:
+    """Per-edition tables the bot reads instead of the map (built once per edition)."""
+
+    def __init__(self, ed: Any) -> None:
+        m = ed.map
+        self.index = {c.name: i for i, c in enumerate(m.cities)}
+        self.routes = m.routes
+        self.rid = tuple(r.id for r in m.routes)
+        self.rlen = tuple(r.length for r in m.routes)
+        self.rship = tuple(r.is_ship for r in m.routes)
+        self.partner = ed.route_partner
+        self.ri = dict(ed.route_index)
+        self.by_length = sorted(range(len(m.routes)), key=lambda i: (-self.rlen[i], i))
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in m.cities]
+        for i, r in enumerate(m.routes):
+            a, b = self.index[r.a], self.index[r.b]
+            self.adj[a].append((b, i))
+            self.adj[b].append((a, i))
+        types = ed.card_types
+        self.wild = ed.wild_cards[0]
+        self.wild_name = types[self.wild].name
+        self.key: list[Key | None] = [None if ct.wild else (ct.kind == "ship", ct.color) for ct in types]
+        self.value = tuple(ct.value for ct in types)
+        self.anchor = tuple(ct.anchor and not ct.wild for ct in types)
+        #: card name -> (key or None for a wild, anchor?) for reading the row
+        self.face = {ct.name: (self.key[c], self.anchor[c]) for c, ct in enumerate(types)}
+        self.any_key: tuple[Key, Key] = ((False, "any"), (True, "any"))
+        refills = (None,) if len(ed.pile_names) == 1 else ed.pile_names
+        self.faceup = {(s, q): DrawFaceUp(s, q) for s in range(1, ed.row_size + 1) for q in refills}
+        self.blind = [DrawBlind(None if len(ed.pile_names) == 1 else q) for q in ed.pile_names]
+        self.piles = ed.pile_names
+        self.ships = "ships" in ed.state_api
+        self.harbors = hasattr(ed, "harbor_options")
+        self.harbor_cities = frozenset(c.name for c in m.cities if c.harbor)
+        self.end = ed.end_threshold
+        self.static: dict[tuple[int, int], tuple[float, list[int]]] = {}
+        self.have: dict[tuple[int, ...], dict[Key, int]] = {}
+        self.lengths = [float(L) for L in self.rlen]
+        points: dict[int, int] = {}
+        for L, pts in ed.route_points.items():
+            points[pts] = -1 if pts in points else L
+        self.inverse_points = {pts: L for pts, L in points.items() if L > 0}
+
+
+_TABLES: dict[Any, _Tables] = {}
+
+
+def _tables(ed: Any) -> _Tables:
+    key = (ed.name, ed.map.digest)
+    t = _TABLES.get(key)
+    if t is None:
+        if len(_TABLES) > 16:
+            _TABLES.clear()
+        t = _TABLES[key] = _Tables(ed)
+    return t
+
+
+def _path(T: _Tables, cost: list[float], a: int, b: int) -> tuple[float, list[int]]:
+    """Cheapest a-b path (route indices) with per-route costs (negative: closed)."""
+    dist = {a: 0.0}
+    back: dict[int, tuple[int, int]] = {}
+    heap = [(0.0, a)]
+    adj = T.adj
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u == b:
+            out = []
+            while u != a:
+                u, ri = back[u]
+                out.append(ri)
+            return d, out
+        if d > dist[u]:
+            continue
+        for v, ri in adj[u]:
+            c = cost[ri]
+            if c >= 0 and d + c < dist.get(v, _INF):
+                dist[v] = d + c
+                back[v] = (u, ri)
+                heapq.heappush(heap, (d + c, v))
+    return _INF, []
+
+
+def _static_path(T: _Tables, a: int, b: int) -> tuple[float, list[int]]:
+    """The cheapest path on the empty board (cached per edition)."""
+    got = T.static.get((a, b))
+    if got is None:
+        got = T.static[(a, b)] = _path(T, T.lengths, a, b)
+    return got
+
+
+class PlayoutBot:
+    """The playout policy (see the module doc); deterministic for a seed and a position."""
+
+    name = "playout"
+    #: tuning: a face-up wild when the plan lacks at most so many colours;
+    #: new tickets with at least so many pieces; spend spare cards from so
+    #: many in hand; the cost of a car when choosing tickets
+    wild_colours = 3
+    ticket_pieces = 18
+    spend_hand = 24
+    car_cost = 0.6
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self._sig: Any = None
+        self._ed: Any = None
+        self._T: Any = None
+        self.plan: list[int] = []  # route indices still to claim, longest first
+        self.alt: dict[int, int] = {}  # planned route -> the other side of its double, when open too
+        self.goal: list[int] = []  # with the tickets done: long routes to collect cards for
+        self.paths: dict[int, list[int]] = {}  # ticket id -> the routes of its path
+        self.trains = self.ships = 0  # pieces in supply (trains: every piece where there are no ships)
+        self.lowest = 0  # the fewest pieces another seat has
+        self.pieces_of: list[int] = []  # every seat's pieces
+        self._stale = True  # the tickets changed: plan again
+        self._touch: set[str] | None = None
+        self._goal_sig: Any = None
+        self.done = False  # every kept ticket is connected (or given up)
+
+    def __repr__(self) -> str:
+        return "PlayoutBot()"
+
+    # ------------------------------------------------------------------ the plan
+    def _costs(self, view: PlayerView, T: _Tables) -> list[float]:
+        """Per route: 0 owned, -1 closed to this seat, else its length."""
+        me, close = view.player, view.num_players < view.edition.double_route_min_players
+        owners = view.route_owners()
+        cost = list(T.lengths)
+        for rid, o in owners.items():
+            i = T.ri[rid]
+            cost[i] = 0.0 if o == me else -1.0
+            p = T.partner[i]
+            if p >= 0 and rid != -1 and (o == me or close) and T.rid[p] not in owners:
+                cost[p] = -1.0
+        return cost
+
+    def _legs(self, T: _Tables, cost: list[float], t: Any) -> tuple[float, list[int]]:
+        total, routes = 0.0, []
+        for x, y in zip(t.cities, t.cities[1:]):
+            d, path = _path(T, cost, T.index[x], T.index[y])
+            if d == _INF:
+                return _INF, []
+            total += d
+            routes += path
+        return total, routes
+
+    def _replan(self, view: PlayerView, T: _Tables) -> None:
+        """Plan every ticket again; a ticket whose path is still open keeps it."""
+        cost = self._costs(view, T)
+        pieces = self.trains + self.ships
+        plan: list[int] = []
+        paths = {}
+        for t in sorted(view.tickets, key=lambda t: (-t.points, t.id)):
+            old = self.paths.get(t.id)
+            if old is not None and all(cost[ri] >= 0 for ri in old):
+                d, routes = sum(cost[ri] for ri in old), old
+            else:
+                d, routes = self._legs(T, cost, t)
+            if d == _INF:
+                continue
+            paths[t.id] = routes
+            if 0 < d <= pieces - sum(T.rlen[ri] for ri in plan):
+                for ri in routes:
+                    if cost[ri] > 0:
+                        plan.append(ri)
+                        cost[ri] = 0.0
+        self.paths = paths
+        self.plan = sorted(plan, key=lambda ri: (-T.rlen[ri], ri))
+        self.done = not self.plan
+        self._alternates(view, T)
+
+    def _check(self, view: PlayerView, T: _Tables) -> None:
+        """Keep the plan up to date.  Only a claim (the scores change) or new
+        tickets (``_stale``, set when keeping) can spoil it; the length of a
+        claim is read off the score it gained (route points grow with the
+        length), so only planned routes of that length are looked at."""
+        me = view.player
+        sig = view.scores
+        old = self._sig
+        if sig == old and not self._stale:
+            return
+        self._sig = sig
+        self._touch = None
+        lengths: set[int] | None = None
+        if old is not None and not self._stale and len(old) == len(sig):
+            lengths = set()
+            for q, (a, b) in enumerate(zip(old, sig)):
+                if a != b:
+                    L = T.inverse_points.get(b - a)
+                    if L is None:  # an exchange, or points of another kind: look at everything
+                        lengths = None
+                        break
+                    lengths.add(L)
+                    self.pieces_of[q] -= L
+        if lengths is None:
+            self.pieces_of = list(view.pieces)
+        if lengths is None or sig[me] != old[me]:  # type: ignore[index]
+            self.trains, self.ships = self._supply(view)
+        self.lowest = min(p for q, p in enumerate(self.pieces_of) if q != me)
+        if self._stale:
+            self._stale = False
+            self._replan(view, T)
+            return
+        keep = []
+        for ri in self.plan:
+            if (lengths is None or T.rlen[ri] in lengths) and not view.route_open_to(T.rid[ri], me):
+                if view.route_owner(T.rid[ri]) == me:
+                    continue  # claimed it
+                self._replan(view, T)
+                return
+            keep.append(ri)
+        changed = len(keep) != len(self.plan)
+        self.plan = keep
+        self.done = not keep
+        if changed or lengths is None or any(T.rlen[ri] in lengths for ri in self.alt):
+            self._alternates(view, T)
+
+    def _alternates(self, view: PlayerView, T: _Tables) -> None:
+        me = view.player
+        self.alt = {}
+        for ri in self.plan:
+            p = T.partner[ri]
+            if p >= 0 and view.route_open_to(T.rid[p], me):
+                self.alt[ri] = p
+
+    def _supply(self, view: PlayerView) -> tuple[int, int]:
+        me = view.player
+        if _tables(view.edition).ships:
+            return int(view.trains(me)), int(view.ships(me))
+        return (self.pieces_of[me] if self.pieces_of else int(view.pieces[me])), 0
+
+    # ------------------------------------------------------------------ cards
+    @staticmethod
+    def _have(T: _Tables, h: tuple[int, ...]) -> dict[Key, int]:
+        """Spaces the hand covers per (ship?, colour), wilds apart (cached by hand; do not change it)."""
+        have = T.have.get(h)
+        if have is None:
+            if len(T.have) > 20_000:
+                T.have.clear()
+            have = T.have[h] = {}
+            for c, k in enumerate(h):
+                key = T.key[c]
+                if k and key is not None:
+                    have[key] = have.get(key, 0) + k * T.value[c]
+        return have
+
+    def _needs(self, T: _Tables, have: dict[Key, int], routes: list[int]) -> dict[Key, int]:
+        """Spaces the routes take per (ship?, colour); a gray route takes
+        the colour held most beyond the other needs (``"any"`` if none), a
+        double route the colour of its sides held more."""
+        need: dict[Key, int] = {}
+        grays = []
+        alt = self.alt
+        for ri in routes:
+            r = T.routes[ri]
+            if r.color == "gray":
+                grays.append(r)
+                continue
+            k = (r.is_ship, r.color)
+            p = alt.get(ri)
+            if p is not None and T.routes[p].color != "gray":
+                k2 = (r.is_ship, T.routes[p].color)
+                if have.get(k2, 0) - need.get(k2, 0) > have.get(k, 0) - need.get(k, 0):
+                    k = k2
+            need[k] = need.get(k, 0) + r.length
+        for r in grays:
+            best: Key = (r.is_ship, "any")
+            most = 0
+            for k, v in have.items():
+                if k[0] == r.is_ship and v - need.get(k, 0) > most:
+                    best, most = k, v - need.get(k, 0)
+            need[best] = need.get(best, 0) + r.length * (2 if r.paired else 1)
+        return need
+
+    @staticmethod
+    def _affordable(T: _Tables, have: dict[Key, int], W: int, ri: int) -> bool:
+        """Whether the hand can pay route index ``ri`` (a count; the payment is listed after)."""
+        r = T.routes[ri]
+        L = r.length
+        if r.locomotives > W:
+            return False
+        if r.paired:
+            xs = [v for k, v in have.items() if not k[0]]
+            singles = sum(x % 2 for x in xs)
+            used = min(singles, W)
+            return sum(x // 2 for x in xs) + used + (W - used) // 2 >= L
+        if r.color != "gray":
+            return have.get((r.is_ship, r.color), 0) + W >= L
+        return W >= L or any(v + W >= L for k, v in have.items() if k[0] == r.is_ship)
+
+    def _payment(
+        self, view: PlayerView, T: _Tables, ri: int, surplus: dict[Key, int] | None = None
+    ) -> ClaimRoute | None:
+        """The claim of route index ``ri`` with the fewest wilds (then anchor
+        cards), or None; with ``surplus``, only a payment without wilds using
+        at most these spaces of each kind of card."""
+        ed = view.edition
+        pays = cast("list[ClaimRoute]", ed.claim_options(view.hand_counts, ri))  # type: ignore[attr-defined]
+        if surplus is not None:
+            index = ed.card_index
+            ok = []
+            for m in pays:
+                use: dict[Key, int] = {}
+                for name, k in m.cards:
+                    c = index[name]
+                    key = T.key[c]
+                    if key is None:
+                        break
+                    use[key] = use.get(key, 0) + k * T.value[c]
+                else:
+                    if all(surplus.get(key, 0) >= v for key, v in use.items()):
+                        ok.append(m)
+            pays = ok
+        if not pays:
+            return None
+        wild = T.wild_name
+        best, rank = None, None
+        for m in pays:  # the fewest wilds, then the fewest anchor cards
+            r = (sum(k for n, k in m.cards if n == wild), sum(k for n, k in m.cards if n.endswith("anchor")))
+            if rank is None or r < rank:
+                best, rank = m, r
+        return best
+
+    # ------------------------------------------------------------------ decisions
+    def choose(self, view: PlayerView) -> Move:
+        phase = view.phase
+        if phase is _TURN or phase is _SECOND:
+            ed = view.edition
+            if ed is not self._ed:
+                self._ed, self._T = ed, _tables(ed)
+            T = self._T
+            self._check(view, T)
+            if phase == _SECOND:
+                return self._draw(view, T, self._have(T, view.hand_counts), second=True)
+            return self._turn(view, T)
+        moves = list(view.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        if phase in (_SETUP, _KEEP):
+            return self._keep(view, moves)
+        if phase.name == "SETUP_PIECES":
+            return self._split(view, moves)
+        return view.edition.default_choice(view, moves) or moves[0]
+
+    def _turn(self, view: PlayerView, T: _Tables) -> Move:
+        h = view.hand_counts
+        W = h[T.wild]
+        have = self._have(T, h)
+        trains, ships = self.trains, self.ships
+        for ri in self.plan:  # the longest planned route the hand pays for (either side of a double)
+            if (ships if T.rship[ri] else trains) < T.rlen[ri]:
+                continue
+            for side in (ri, self.alt.get(ri, -1)):
+                if side >= 0 and self._affordable(T, have, W, side):
+                    move = self._payment(view, T, side)
+                    if move is not None:
+                        return move
+        left = view.final_turns_left
+        lowest = self.lowest
+        ending = left is not None or lowest <= T.end + 2
+        hopeless = False
+        if ending and self.plan:  # can the plan still be finished?
+            need = self._needs(T, have, self.plan)
+            lack = sum(max(0, n - have.get(k, 0)) for k, n in need.items())
+            turns = len(self.plan) + (lack + 1) // 2
+            mine_left = _INF if left is None else -(-left // view.num_players)
+            hopeless = turns > mine_left or (lowest <= T.end + 2 and turns > 3)
+        if hopeless or (self.done and ending):  # points for what is left, any length
+            move = self._points(view, T, have, W, trains, ships, need={}, wilds=True, shortest=1)
+            if move is not None:
+                return move
+        elif self.done:  # more tickets while pieces remain, else long routes for their points
+            build = self._harbor(view, T) if T.harbors else None
+            if build is not None:
+                return build
+            if lowest > T.end + 13 and trains + ships >= self.ticket_pieces and view.ticket_deck_size:
+                return DrawTickets()
+            move = self._points(view, T, have, W, trains, ships, need={}, wilds=True, shortest=min(4, trains + ships))
+            if move is not None:
+                return move
+            return self._draw(view, T, have, second=False)
+        elif sum(h) >= self.spend_hand:  # spend cards the plan does not need, with pieces it does not need
+            need = self._needs(T, have, self.plan)
+            spare_t = trains - sum(T.rlen[ri] for ri in self.plan if not T.rship[ri])
+            spare_s = ships - sum(T.rlen[ri] for ri in self.plan if T.rship[ri])
+            move = self._points(view, T, have, W, spare_t, spare_s, need=need, wilds=False, shortest=3)
+            if move is not None:
+                return move
+        build = self._harbor(view, T) if T.harbors else None
+        if build is not None:
+            return build
+        return self._draw(view, T, have, second=False)
+
+    def _goal(self, view: PlayerView, T: _Tables, have: dict[Key, int]) -> list[int]:
+        """With the tickets done: two long open routes to collect cards for
+        (the best covered by the hand, of different colours)."""
+        me = view.player
+        trains, ships = self.trains, self.ships
+        W = view.hand_counts[T.wild]
+        scored = []
+        for ri in T.by_length[:60]:
+            r = T.routes[ri]
+            L = r.length
+            if (ships if r.is_ship else trains) < L or L < 3 or r.paired:
+                continue
+            if view.route_owner(r.id) is not None or not view.route_open_to(r.id, me):
+                continue
+            if r.color == "gray":
+                held = max((v for k, v in have.items() if k[0] == r.is_ship), default=0)
+            else:
+                held = have.get((r.is_ship, r.color), 0)
+            scored.append((-(min(L, held + W) / L) - L / 10, ri, r.color))
+        scored.sort()
+        out: list[int] = []
+        for _, ri, colour in scored:
+            if not out or colour != T.routes[out[0]].color:
+                out.append(ri)
+            if len(out) == 2:
+                break
+        return out
+
+    def _points(
+        self,
+        view: PlayerView,
+        T: _Tables,
+        have: dict[Key, int],
+        W: int,
+        trains: int,
+        ships: int,
+        *,
+        need: dict[Key, int],
+        wilds: bool,
+        shortest: int,
+    ) -> ClaimRoute | None:
+        """The longest open route the hand pays for within the pieces given,
+        using (unless ``wilds``) no wild and no card ``need`` asks for."""
+        me = view.player
+        surplus = None
+        if not wilds:
+            surplus = have = {k: v - need.get(k, 0) for k, v in have.items() if v > need.get(k, 0)}
+            W = 0
+        planned = set(self.plan)
+        for ri in T.by_length:
+            L = T.rlen[ri]
+            if (ships if T.rship[ri] else trains) < L or ri in planned or not self._affordable(T, have, W, ri):
+                continue
+            if shortest > L:
+                return None
+            if view.route_owner(T.rid[ri]) is not None or not view.route_open_to(T.rid[ri], me):
+                continue
+            move = self._payment(view, T, ri, surplus)
+            if move is not None:
+                return move
+        return None
+
+    def _harbor(self, view: PlayerView, T: _Tables) -> Move | None:
+        """A harbor in a city of its tickets at the end of its routes, paid with the fewest wilds."""
+        ed: Any = view.edition
+        h = view.hand_counts
+        if sum(h) < 4 or not ed.harbor_count(h):
+            return None
+        me = view.player
+        if self._touch is None:  # harbor cities of its tickets it can build in (refreshed after claims)
+            taken = view.harbors()
+            cities = {c for t in view.tickets for c in t.cities if c in T.harbor_cities and c not in taken}
+            ends = {c for r in view.routes_of(me) for c in T.routes[T.ri[r]].ends}
+            self._touch = cities & ends if view.harbors_left(me) > 0 else set()
+        for city in sorted(self._touch):
+            opts = ed.harbor_options(h, city)
+            if opts:
+                move: Move = min(opts, key=lambda m: (ed.wilds_in(m.cards), m))
+                self._touch = None
+                if view.why_illegal(move) is None:  # another seat may have built there meanwhile
+                    return move
+        return None
+
+    def _draw(self, view: PlayerView, T: _Tables, have: dict[Key, int], *, second: bool) -> Move:
+        if self.done:
+            if self._goal_sig != self._sig:
+                self._goal_sig, self.goal = self._sig, self._goal(view, T, have)
+            need = self._needs(T, have, self.goal)
+        else:
+            need = self._needs(T, have, self.plan)
+        lack = {k: n - have.get(k, 0) for k, n in need.items() if n > have.get(k, 0)}
+        anchors = T.harbors and not lack and view.harbors_left(view.player) > 0
+        best, wild_slot, face, any_key = None, None, T.face, T.any_key
+        for slot, name in enumerate(view.row, 1):
+            if name is None:
+                continue
+            key, anchor = face[name]
+            if key is None:
+                wild_slot = wild_slot or slot
+                continue
+            want = lack.get(key, 0) or (1 if lack.get(any_key[key[0]]) else 0) or (1 if anchors and anchor else 0)
+            if want and (best is None or want > best[0]):
+                best = (want, slot)
+        ship_need = train_need = 0
+        for k, n in lack.items():
+            if k[0]:
+                ship_need += n
+            else:
+                train_need += n
+        refill = None
+        if len(T.piles) > 1:
+            refill = T.piles[1] if ship_need > train_need else T.piles[0]
+        if best is not None:
+            return T.faceup[(best[1], refill)]
+        if not second and wild_slot is not None and 0 < len(lack) <= self.wild_colours and sum(lack.values()) >= 2:
+            return T.faceup[(wild_slot, refill)]
+        decks, discards = view.deck_sizes, view.discard_sizes
+        piles = [q for q in range(len(T.piles)) if decks[q] or discards[q]]
+        if piles:
+            q = piles[0]
+            if len(piles) > 1:
+                q = 1 if ship_need > train_need or (ship_need == train_need and self.rng.random() < 0.5) else 0
+            return T.blind[q]
+        moves = list(view.legal_moves)
+        faceups = [m for m in moves if isinstance(m, DrawFaceUp)]
+        if faceups:
+            return faceups[0]
+        if second and StopDrawing() in moves:
+            return StopDrawing()
+        return moves[0]
+
+    # ------------------------------------------------------------------ tickets and the split
+    def _keep(self, view: PlayerView, moves: list[Move]) -> Move:
+        T = _tables(view.edition)
+        offered = list(view.pending_tickets)
+        need = min(len(m.tickets) for m in moves if isinstance(m, KeepTickets))
+        setup = view.phase == _SETUP
+        paths: dict[int, set[int]] = {}
+        if setup:
+            pieces = view.edition.pieces
+            for t in offered:
+                routes: set[int] = set()
+                for x, y in zip(t.cities, t.cities[1:]):
+                    routes.update(_static_path(T, T.index[x], T.index[y])[1])
+                paths[t.id] = routes
+        else:
+            self._check(view, T)
+            pieces = self.trains + self.ships - sum(T.rlen[ri] for ri in self.plan)
+            cost = self._costs(view, T)
+            for ri in self.plan:
+                cost[ri] = 0.0
+            for t in offered:
+                d, routes2 = self._legs(T, cost, t)
+                paths[t.id] = {ri for ri in routes2 if cost[ri] > 0} if d < _INF else {-1}
+
+        def cars(ids: Sequence[int]) -> float:
+            union = set().union(*(paths[i] for i in ids))
+            return _INF if -1 in union else float(sum(T.rlen[ri] for ri in union))
+
+        best: tuple[float, tuple[int, ...]] | None = None
+        for combo in combinations(offered, need):
+            ids = tuple(sorted(t.id for t in combo))
+            c = cars(ids)
+            value = (
+                sum(t.points for t in combo) - self.car_cost * c - 3 * max(0.0, c - (0.8 if setup else 0.5) * pieces)
+            )
+            if best is None or (value, ids) > best:
+                best = (value, ids)
+        assert best is not None
+        chosen = list(best[1])
+        for t in sorted(offered, key=lambda t: -t.points):
+            if t.id in chosen:
+                continue
+            extra = cars(chosen + [t.id]) - cars(chosen)
+            if extra <= 3 + 0.2 * t.points and cars(chosen + [t.id]) <= 0.6 * pieces:
+                chosen.append(t.id)
+        choice = KeepTickets(tuple(sorted(chosen)))
+        self._stale = True  # new tickets: plan again next time
+        return choice if choice in moves else moves[0]
+
+    def _split(self, view: PlayerView, moves: list[Move]) -> Move:
+        """Rails & Sails: trains and ships in proportion to what the plan needs."""
+        T = _tables(view.edition)
+        ed: Any = view.edition
+        routes: set[int] = set()
+        for t in view.tickets:
+            for x, y in zip(t.cities, t.cities[1:]):
+                routes.update(_static_path(T, T.index[x], T.index[y])[1])
+        tr = sum(T.rlen[ri] for ri in routes if not T.rship[ri]) + 6
+        sh = sum(T.rlen[ri] for ri in routes if T.rship[ri]) + 6
+        lo, hi = ed.train_range
+        pick = min(hi, max(lo, round(ed.total_pieces * tr / (tr + sh))))
+        for m in moves:
+            if getattr(m, "trains", None) == pick:
+                return m
+        return view.edition.default_choice(view, moves) or moves[0]
+
+
+def run_playout(
+    state: GameState, bots: Sequence[Any] | None = None, *, seed: int = 0, max_plies: int = 20000
+) -> GameState:
+    """Play ``state`` to the end (in place) with ``bots`` (default: a
+    :class:`PlayoutBot` per seat, seeded from ``seed``), pushing moves
+    without validation; returns the state."""
+    n = state.num_players
+    if bots is None:
+        bots = [PlayoutBot(seed * 7919 + p) for p in range(n)]
+    views = [state.view(p) for p in range(n)]
+    push = state.push
+    for _ in range(max_plies):
+        if state.is_over:
+            return state
+        p = state.current_player
+        push(bots[p].choose(views[p]))
+    raise TtrError(f"playout did not end within {max_plies} plies")
+
+
+BOTS["playout"] = PlayoutBot  # type: ignore[assignment]
