@@ -185,8 +185,16 @@ def consistency(
 ) -> tuple[float, float, float]:
     """Spearman correlation of city desirability in two runs, with a bootstrap interval.
 
-    Each replicate resamples the games of both runs with replacement and
-    recomputes both rankings.  Returns ``(rho, low, high)``.
+    Each replicate resamples the games of each run with replacement and
+    recomputes both rankings; the interval is the basic bootstrap interval
+    (the replicates' quantiles reflected about the estimate, clipped to
+    [-1, 1]), because sampling noise biases a replicate's rho downwards.
+    Returns ``(rho, low, high)``.
+
+    Treat the interval as approximate: in a synthetic check (12 cities, 150
+    games a run, 60 repetitions) it covered a true rho of 0.99 in 90% of the
+    repetitions (the percentile interval in 22%) and a true rho of 0.78 in
+    80% (the percentile interval in 95%).  More games make both better.
     """
     cities = [c.name for c in m.cities]
     ga = list(city_counts_by_game(a).values())
@@ -205,4 +213,7 @@ def consistency(
         return (est, math.nan, math.nan)
     values.sort()
     q = (1 - level) / 2
-    return (est, values[int(q * len(values))], values[min(len(values) - 1, int((1 - q) * len(values)))])
+    lo_q, hi_q = values[int(q * len(values))], values[min(len(values) - 1, int((1 - q) * len(values)))]
+    # the basic (reverse-percentile) interval: resampling adds noise to both rankings, which pulls
+    # every replicate's rho down; reflecting the quantiles about the estimate undoes that bias
+    return (est, max(-1.0, 2 * est - hi_q), min(1.0, 2 * est - lo_q))
