@@ -216,4 +216,4 @@ def consistency(
     lo_q, hi_q = values[int(q * len(values))], values[min(len(values) - 1, int((1 - q) * len(values)))]
     # the basic (reverse-percentile) interval: resampling adds noise to both rankings, which pulls
     # every replicate's rho down; reflecting the quantiles about the estimate undoes that bias
-    return (est, max(-1.0, 2 * est - hi_q), min(1.0, 2 * est - lo_q))
+    return (est, min(1.0, max(-1.0, 2 * est - hi_q)), max(-1.0, min(1.0, 2 * est - lo_q)))
