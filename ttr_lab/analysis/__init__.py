@@ -1,13 +1,29 @@
-"""Graph analysis for lessons and game analysis (networkx only, except
-:mod:`ttr_lab.analysis.position`, which reads a game position).
+"""Graph analysis for lessons and game analysis.
+
+Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
+``trails``), and analyses of a game position read through its public API
+(a state, or one player's view):
+
+=================  ==============================================================
+``position``       ticket paths, the cheapest network (Steiner forest; the tree
+                   for contrast), the next claims
+``cards``          the cards and turns a ticket or a network still needs, given the hand
+``determinize``    complete states consistent with what one seat knows
+``odds``           each ticket's chance of completion: simulated, and a closed form
+=================  ==============================================================
 
 >>> from ttr_lab.analysis import longest_trail_edges
 >>> longest_trail_edges([(1, "A", "B", 2), (2, "B", "C", 3)])[0]
 5
 """
 
+from .cards import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
+from .determinize import Knowledge, iter_states, sample_states
+from .odds import QuickModel, QuickOdds, TicketOdds, quick_odds, quick_probability, simulate_quick_model, ticket_odds
 from .paths import TicketPath, distance_table, shortest_ticket_path, ticket_graph
+from .position import NextClaim, cards_needed, next_claims, route_access, ticket_network, ticket_paths
 from .steiner import SteinerForest, UnknownCityError, steiner_forest
+from .ticket_knowledge import ticket_weight
 from .trails import cut_routes, euler_trail_exists, longest_trail, longest_trail_edges, odd_degree_cities
 from .trees import SteinerTree, minimum_spanning_routes, steiner_tree
 
@@ -27,4 +43,26 @@ __all__ = [
     "SteinerForest",
     "UnknownCityError",
     "steiner_forest",
+    "route_access",
+    "ticket_paths",
+    "ticket_network",
+    "cards_needed",
+    "NextClaim",
+    "next_claims",
+    "RouteCards",
+    "CardPlan",
+    "plan_cards",
+    "ticket_cards",
+    "network_cards",
+    "Knowledge",
+    "sample_states",
+    "iter_states",
+    "ticket_weight",
+    "TicketOdds",
+    "QuickModel",
+    "QuickOdds",
+    "ticket_odds",
+    "quick_odds",
+    "quick_probability",
+    "simulate_quick_model",
 ]
