@@ -64,6 +64,15 @@ def test_chunks_add_up_to_the_table(reference):
     assert [len(c) for c in seen] == [6, 6]
 
 
+def test_a_run_in_pieces_has_the_rows_of_one_run(reference):
+    first = run_detailed("usa", LINEUP, games=4, seed=11, progress=False)
+    rest = run_detailed("usa", LINEUP, games=2, seed=11, progress=False, start=4)
+    assert list(rest.games["game"].unique()) == [4, 5]
+    for table in ("games", "claims", "tickets"):
+        joined = pd.concat([getattr(first, table), getattr(rest, table)], ignore_index=True)
+        pd.testing.assert_frame_equal(joined, getattr(reference, table))
+
+
 def test_progress_bar(capsys, reference):
     df = run_games("usa", LINEUP, games=2, seed=11, progress=True)
     pd.testing.assert_frame_equal(df, reference.games.iloc[:4].reset_index(drop=True))
@@ -91,6 +100,7 @@ def test_batch_size_default():
         ({"games": 2.5}, "games must be a positive whole number"),
         ({"players": ["greedy"]}, "2 to 5 players"),
         ({"batch_size": 0}, "batch_size"),
+        ({"start": -1}, "start must be a whole number >= 0"),
         ({"executor": "tcp://127.0.0.1:9"}, "no Dask scheduler answers at tcp://127.0.0.1:9"),
         ({"executor": "localhost:8786"}, "looks like 'tcp://host:8786'"),
         ({"executor": 42}, "executor must be"),

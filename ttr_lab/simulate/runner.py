@@ -90,15 +90,19 @@ def default_batch_size(games: int) -> int:
     return max(1, min(20, math.ceil(games / 32)))
 
 
-def _specs(edition: str, players: Any, games: int, seed: int, options: Mapping[str, Any] | None) -> list[GameSpec]:
+def _specs(
+    edition: str, players: Any, games: int, seed: int, options: Mapping[str, Any] | None, start: int = 0
+) -> list[GameSpec]:
     if type(games) is not int or games <= 0:
         raise TtrError(f"games must be a positive whole number, not {games!r}")
     if type(seed) is not int or seed < 0:
         raise TtrError(f"seed must be a whole number >= 0, not {seed!r}")
+    if type(start) is not int or start < 0:
+        raise TtrError(f"start must be a whole number >= 0, not {start!r}")
     lineups = _lineups(players)
     opts = dict(options or {})
     name = _check_edition(edition, opts, len(lineups[0]))
-    return [GameSpec(i, name, lineups[i % len(lineups)], game_seed(seed, i), opts) for i in range(games)]
+    return [GameSpec(i, name, lineups[i % len(lineups)], game_seed(seed, i), opts) for i in range(start, start + games)]
 
 
 def _frames(rows: Mapping[str, list[dict[str, Any]]]) -> Results:
@@ -118,8 +122,9 @@ def _iter_results(
     options: Mapping[str, Any] | None = None,
     batch_size: int | None = None,
     progress: bool = True,
+    start: int = 0,
 ) -> Iterator[Results]:
-    specs = _specs(edition, players, games, seed, options)
+    specs = _specs(edition, players, games, seed, options, start)
     size = default_batch_size(games) if batch_size is None else batch_size
     if type(size) is not int or size <= 0:
         raise TtrError(f"batch_size must be a positive whole number, not {batch_size!r}")
@@ -150,6 +155,7 @@ def iter_games(
     options: Mapping[str, Any] | None = None,
     batch_size: int | None = None,
     progress: bool = True,
+    start: int = 0,
 ) -> Iterator[pd.DataFrame]:
     """Like :func:`run_games`, but yields the per-seat rows of each batch as it finishes.
 
@@ -161,7 +167,15 @@ def iter_games(
     [4, 2]
     """
     for res in _iter_results(
-        edition, players, games, seed, executor=executor, options=options, batch_size=batch_size, progress=progress
+        edition,
+        players,
+        games,
+        seed,
+        executor=executor,
+        options=options,
+        batch_size=batch_size,
+        progress=progress,
+        start=start,
     ):
         yield res.games
 
@@ -184,11 +198,20 @@ def run_detailed(
     batch_size: int | None = None,
     progress: bool = True,
     on_chunk: Callable[[Results], None] | None = None,
+    start: int = 0,
 ) -> Results:
     """Play the games and return all three tables (:class:`Results`), sorted by game and seat."""
     parts: list[Results] = []
     for res in _iter_results(
-        edition, players, games, seed, executor=executor, options=options, batch_size=batch_size, progress=progress
+        edition,
+        players,
+        games,
+        seed,
+        executor=executor,
+        options=options,
+        batch_size=batch_size,
+        progress=progress,
+        start=start,
     ):
         parts.append(res)
         if on_chunk is not None:
@@ -211,6 +234,7 @@ def run_games(
     batch_size: int | None = None,
     progress: bool = True,
     on_chunk: Callable[[pd.DataFrame], None] | None = None,
+    start: int = 0,
 ) -> pd.DataFrame:
     """Play ``games`` seeded games and return one row per game and seat.
 
@@ -237,6 +261,10 @@ def run_games(
         Show a tqdm progress bar.
     on_chunk : callable
         Called with each batch's rows as they arrive (partial results).
+    start : int
+        Play games ``start`` to ``start + games - 1`` of the run: a long run
+        split into pieces (``start=0, games=500`` then ``start=500,
+        games=500``) gives the same rows as the whole run.
 
     Returns
     -------
@@ -260,4 +288,5 @@ def run_games(
         batch_size=batch_size,
         progress=progress,
         on_chunk=chunk_cb,
+        start=start,
     ).games
