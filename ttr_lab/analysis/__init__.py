@@ -10,6 +10,7 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 ``cards``          the cards and turns a ticket or a network still needs, given the hand
 ``determinize``    complete states consistent with what one seat knows
 ``odds``           each ticket's chance of completion: simulated, and a closed form
+``advisor``        win chances and ranked, explained moves from one seat's view
 =================  ==============================================================
 
 >>> from ttr_lab.analysis import longest_trail_edges
@@ -17,6 +18,7 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 5
 """
 
+from .advisor import Advice, AdvisorBot, MoveAdvice, advise, candidate_moves
 from .cards import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
 from .determinize import Knowledge, iter_states, sample_states
 from .odds import QuickModel, QuickOdds, TicketOdds, quick_odds, quick_probability, simulate_quick_model, ticket_odds
@@ -65,4 +67,9 @@ __all__ = [
     "quick_odds",
     "quick_probability",
     "simulate_quick_model",
+    "Advice",
+    "MoveAdvice",
+    "AdvisorBot",
+    "advise",
+    "candidate_moves",
 ]

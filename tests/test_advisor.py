@@ -1,0 +1,187 @@
+"""The advisor (ttr_lab.analysis.advisor): win chances and ranked moves from
+one seat's fair view, by determinized playouts."""
+
+from __future__ import annotations
+
+import pytest
+
+import ttr_lab
+from ttr_lab.analysis import Advice, advise, candidate_moves
+from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves
+from ttr_lab.analysis.advisor_explain import Explainer
+from ttr_lab.bots import make_bot, play_game
+from ttr_lab.state import GameState
+
+from .helpers import arrange, new_usa
+from .test_bad_input import hidden_variants
+
+
+def bot_game(name: str, seed: int, players: int, plies: int, bot: str = "playout") -> GameState:
+    g = ttr_lab.new_game(name, players=players, seed=seed)
+    bots = [make_bot(bot, seed + i) for i in range(players)]
+    while not g.is_over and g.ply < plies:
+        g.play(bots[g.current_player].choose(g.view(g.current_player)))
+    return g
+
+
+def check(a: Advice, view) -> None:
+    assert abs(sum(a.win_probabilities) - 1) < 1e-9
+    assert len(a.win_probabilities) == len(a.expected_scores) == view.num_players
+    legal = list(view.legal_moves) if view.is_my_turn else []
+    assert [m.move for m in a.moves if m.move not in legal] == []
+    assert len({m.move for m in a.moves}) == len(a.moves)
+    for m in a.moves:
+        lo, hi = m.interval
+        assert 0 <= lo <= m.win_probability <= hi <= 1
+        assert abs(sum(m.win_probabilities) - 1) < 1e-9
+        assert m.explanation
+    assert a.playouts >= 1
+
+
+@pytest.mark.parametrize(
+    "name, players, plies",
+    [("usa", 2, 0), ("usa", 2, 50), ("usa", 3, 90), ("europe", 3, 70), ("rails_and_sails", 2, 80)],
+)
+def test_advice_is_well_formed_and_deterministic(name, players, plies):
+    g = bot_game(name, 7, players, plies)
+    v = g.view(g.current_player)
+    a = advise(v, playouts=20, seed=3)
+    check(a, v)
+    assert a.moves, "the seat to move gets moves"
+    assert advise(v, playouts=20, seed=3) == a  # same seed, same budget: same advice
+    # the top move carries the advice's win chances
+    assert a.win_probabilities == a.moves[0].win_probabilities
+
+
+def test_the_advice_is_the_same_whatever_the_hidden_cards_and_tickets():
+    """Positions differing only in what the seat cannot see (another hand, other
+    tickets, the deck order) give identical advice for the same seed."""
+    g = GameState.from_dict(bot_game("usa", 11, 3, 60).to_dict())
+    p = g.current_player
+    base = advise(g.view(p), playouts=16, seed=5)
+    tried = 0
+    for other in hidden_variants(g, p):
+        assert other.to_dict() != g.to_dict()
+        assert advise(other.view(p), playouts=16, seed=5) == base
+        tried += 1
+        if tried >= 3:
+            break
+    assert tried == 3
+
+
+def test_a_seat_not_to_move_gets_win_chances_and_no_moves():
+    g = bot_game("usa", 2, 2, 30)
+    q = 1 - g.current_player
+    a = advise(g.view(q), playouts=12, seed=1)
+    assert a.moves == () and a.best is None
+    assert abs(sum(a.win_probabilities) - 1) < 1e-9 and a.playouts == 12
+
+
+def test_bad_input():
+    done = play_game("usa", [make_bot("playout", 1), make_bot("playout", 2)], seed=4)
+    with pytest.raises(ttr_lab.TtrError, match="over"):
+        advise(done.view(0), playouts=5)
+    v = new_usa(players=2).view(0)
+    for bad in (dict(playouts=0), dict(playouts=-3), dict(playouts=2.5), dict(seconds=0), dict(seconds=-1.0)):
+        with pytest.raises(ttr_lab.TtrError):
+            advise(v, **bad)
+    with pytest.raises(ttr_lab.TtrError):
+        AdvisorBot(playouts=0)
+
+
+def test_candidates_include_the_policy_choice_the_forest_and_the_draws():
+    g = bot_game("usa", 5, 2, 40)
+    v = g.view(g.current_player)
+    moves = candidate_moves(v)
+    legal = list(v.legal_moves)
+    assert moves and all(m in legal for m in moves) and len(moves) <= 10
+    assert moves[0] == make_bot("playout", 0).choose(v)
+    assert any(isinstance(m, ttr_lab.DrawBlind) for m in moves)
+    # choosing tickets: every keep is a candidate
+    g = ttr_lab.new_game("usa", players=2, seed=1)
+    v = g.view(0)
+    assert sorted(map(str, candidate_moves(v, limit=20))) == sorted(map(str, v.legal_moves))
+    assert candidate_moves(g.view(1)) == []
+
+
+def short_first(g: GameState, cars: int, seat: int, avoid: set[int], longest: bool = False) -> dict[int, int]:
+    """Routes for ``seat`` totalling at most ``cars``, shortest (or longest) first,
+    never both sides of a double route nor a route in ``avoid``."""
+    taken: dict[int, int] = {}
+    placed = 0
+    routes = sorted(g.map.routes, key=lambda r: ((-r.length if longest else r.length), r.id))
+    for r in routes:
+        sides = {r.id} | ({r.double_of} if r.double_of is not None else set())
+        sides |= {o.id for o in g.map.routes if o.double_of == r.id}
+        if sides & (avoid | set(taken)) or placed + r.length > cars:
+            continue
+        taken[r.id] = seat
+        placed += r.length
+    return taken
+
+
+def test_a_winning_claim_is_found():
+    """The last turn of the game: seat 0 can claim a 6-car route (15 points)
+    or something shorter, or draw.  Behind on the board, only the six can win
+    (how often depends on seat 1's unseen tickets); the advisor finds it."""
+    g = new_usa(players=2, seed=3)
+    six = next(r for r in g.map.routes if r.length == 6 and r.color != "gray")
+    sixes = {r.id for r in g.map.routes if r.length == 6 and r.color in (six.color, "gray")}
+    theirs = short_first(g, 43, 1, sixes)  # 2 pieces left: the final round
+    colour = {r.id for r in g.map.routes if r.color == six.color}
+    mine = short_first(g, 14, 0, sixes | colour | set(theirs), longest=True)
+    g = arrange(g, hands={0: {six.color: 6}}, current=0, owners={**theirs, **mine})
+    d = g.to_dict()
+    d["final_turns_left"] = 1
+    g = GameState.from_dict(d)
+    assert g.problems() == [] and g.pieces(1) == 2 and g.score(0) < g.score(1)
+    a = advise(g.view(0), playouts=40, seed=2)
+    check(a, g.view(0))
+
+    def six_claim(m) -> bool:
+        return isinstance(m.move, ttr_lab.ClaimRoute) and g.map.route(m.move.route).length == 6
+
+    assert six_claim(a.moves[0])
+    assert a.moves[0].win_probability > max(m.win_probability for m in a.moves if not six_claim(m))
+
+
+def test_explanations_name_the_ticket_and_its_path():
+    g = new_usa(players=2, seed=1)
+    v = g.view(0)
+    e = Explainer(v)
+    t = v.tickets[0]
+    rid = next(r for r in e.claims)
+    route = g.map.route(rid)
+    hand_colour = route.color if route.color != "gray" else "red"
+    g = arrange(g, hands={0: {hand_colour: route.length}}, current=0)
+    v = g.view(0)
+    claim = next(m for m in v.legal_moves if isinstance(m, ttr_lab.ClaimRoute) and m.route == rid)
+    text = Explainer(v).explain(claim)
+    assert f"{route.a}-{route.b}" in text and "advances" in text
+    assert any(tt.label() in text for tt in v.tickets) and t.label()
+    blind = Explainer(v).explain(ttr_lab.DrawBlind())
+    assert blind.startswith("Draw blind") and "%" in blind
+
+
+def test_evaluate_moves_shares_states_and_budget():
+    g = bot_game("usa", 9, 2, 40)
+    v = g.view(g.current_player)
+    moves = candidate_moves(v)[:3]
+    res, used = evaluate_moves(v, moves, playouts=12, seed=1, halving=False)
+    assert used == 12 and [st.n for _, st, _ in res] == [4, 4, 4]
+    res2, _ = evaluate_moves(v, moves[:1], playouts=4, seed=1, halving=False)
+    assert res2[0][1].wins == res[0][1].wins  # the same states and playouts for the same move
+
+
+def test_the_advisor_bot_plays_legal_moves():
+    bot = AdvisorBot(1, playouts=6, candidates=4)
+    g = ttr_lab.new_game("usa", players=2, seed=6)
+    other = make_bot("greedy", 2)
+    for _ in range(30):
+        p = g.current_player
+        v = g.view(p)
+        m = bot.choose(v) if p == 0 else other.choose(v)
+        assert m in v.legal_moves
+        g.play(m)
+    assert bot.calls > 0
+    assert isinstance(make_bot("advisor", 3), AdvisorBot)

@@ -1,0 +1,430 @@
+"""The advisor: win chances and the best moves from one seat's fair view.
+
+:func:`advise` answers "how likely is each player to win, and what should I
+do here?" from a :class:`~ttr_lab.view.PlayerView` alone (a seat of a game,
+or a position built in the editor).
+
+Method: determinized Monte Carlo
+--------------------------------
+1. **States.**  Complete game states consistent with the view are drawn by
+   :func:`~ttr_lab.analysis.determinize.iter_states` (the other hands and
+   tickets, the deck order), so nothing hidden from the seat is read.
+2. **Candidates.**  The seat's legal moves, pruned: the playout policy's own
+   choice, a claim of each route of the cheapest ticket network (the
+   Steiner forest, :func:`~ttr_lab.analysis.position.next_claims`) and of
+   the longest routes the hand pays for (each with its payment of fewest
+   wilds), each face-up card (one per kind), a blind draw, new tickets,
+   and the edition's own moves; every keep when choosing tickets.
+3. **Playouts.**  Each candidate is played on the same determinized states
+   with the same playout seeds (common random numbers), then every seat
+   plays the playout policy (:mod:`ttr_lab.playout`) to the end.  A win
+   counts 1, shared between tied winners.
+4. **Successive halving.**  The budget is split over rounds; after each
+   round the better half of the candidates (win rate, then mean score
+   margin) go on with more playouts.  Moves are ranked by the round they
+   reached, then by win rate; each with a 95% Wilson interval.
+
+``win_probabilities`` and ``expected_scores`` are those of the top move
+(the seat plays the advice, everyone then plays the policy).  For a seat
+that is not to move they are the position's, under the policy, and there
+are no moves.
+
+The answer is deterministic for a seed when ``playouts`` (a count) is
+given; ``seconds`` (the default, 2 s) is a wall-clock budget for
+interactive use: the rate is measured in the first round and the search
+stops at the deadline, so the answer depends on the machine's speed.
+
+Examples
+--------
+>>> import ttr_lab
+>>> g = ttr_lab.new_game("usa", players=2, seed=1)
+>>> while g.phase.name == "SETUP_TICKETS":
+...     g.play(g.legal_moves[0])
+>>> a = advise(g.view(0), playouts=24, seed=1)
+>>> round(sum(a.win_probabilities), 6), a.moves[0].move in g.legal_moves
+(1.0, True)
+>>> advise(g.view(1), playouts=4).moves    # seat 1 is not to move
+()
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..bots import BOTS
+from ..errors import TtrError
+from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Move, StopDrawing
+from ..playout import PlayoutBot, run_playout
+from .advisor_explain import Explainer
+from .determinize import iter_states
+from .odds import wilson
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+    from ..view import PlayerView
+
+__all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "candidate_moves", "evaluate_moves"]
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """One candidate move: its win chance for the seat (with a 95% interval),
+    the seat's expected final score, the playouts behind them, and why."""
+
+    move: Move
+    win_probability: float
+    interval: tuple[float, float]
+    expected_score: float
+    playouts: int
+    explanation: str = ""
+    win_probabilities: tuple[float, ...] = field(default=(), repr=False)
+    expected_scores: tuple[float, ...] = field(default=(), repr=False)
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return (
+            f"{self.move}: {100 * self.win_probability:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%, {self.playouts} playouts)"
+        )
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise` found: every player's win chance and expected score,
+    and the ranked candidate moves (empty when the seat is not to move)."""
+
+    player: int
+    win_probabilities: tuple[float, ...]
+    expected_scores: tuple[float, ...]
+    moves: tuple[MoveAdvice, ...]
+    playouts: int
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def best(self) -> MoveAdvice | None:
+        """The top move, or None."""
+        return self.moves[0] if self.moves else None
+
+    def __str__(self) -> str:
+        chances = ", ".join(f"seat {p}: {100 * w:.0f}%" for p, w in enumerate(self.win_probabilities))
+        lines = [f"win chances from seat {self.player}'s view ({self.playouts} playouts): {chances}"]
+        for i, m in enumerate(self.moves[:5], 1):
+            lines.append(f"{i}. {m}")
+            if m.explanation:
+                lines.append(f"   {m.explanation}")
+        return "\n".join(lines)
+
+
+class _Stats:
+    """Running totals of one candidate's playouts."""
+
+    __slots__ = ("n", "wins", "scores")
+
+    def __init__(self, players: int) -> None:
+        self.n = 0
+        self.wins = [0.0] * players
+        self.scores = [0.0] * players
+
+    def add(self, end: GameState) -> None:
+        out = end.outcome()
+        winners = out.winners
+        for w in winners:
+            self.wins[w] += 1.0 / len(winners)
+        for p, s in enumerate(out.scores):
+            self.scores[p] += s
+        self.n += 1
+
+    def key(self, me: int) -> tuple[float, float]:
+        n = max(1, self.n)
+        others = [s for p, s in enumerate(self.scores) if p != me]
+        margin = (self.scores[me] - (max(others) if others else 0.0)) / n
+        return (self.wins[me] / n, margin)
+
+
+# ------------------------------------------------------------------ candidates
+def _legal(view: PlayerView) -> list[Move]:
+    return list(view.legal_moves) if view.is_my_turn else []
+
+
+def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
+    """The pruned candidate moves for the view's seat, most promising first
+    (see the module doc); ``[]`` when the seat is not to move."""
+    from .position import next_claims
+
+    moves = _legal(view)
+    if len(moves) <= 1:
+        return moves
+    out: list[Move] = []
+
+    def add(m: Move | None) -> None:
+        if m is not None and m not in out and len(out) < limit:
+            out.append(m)
+
+    add(PlayoutBot(0).choose(view))
+    claims: dict[int, list[ClaimRoute]] = {}
+    draws: list[Move] = []
+    tickets: list[Move] = []
+    other: list[Move] = []
+    for m in moves:
+        if isinstance(m, ClaimRoute):
+            claims.setdefault(m.route, []).append(m)
+        elif isinstance(m, (DrawFaceUp, DrawBlind, StopDrawing)):
+            draws.append(m)
+        elif isinstance(m, DrawTickets):
+            tickets.append(m)
+        else:
+            other.append(m)
+    if not claims and not draws and not tickets:  # choosing tickets, a tunnel, the setup split...
+        for m in other:
+            add(m)
+        return out
+    hand = view.hand
+    ed = view.edition
+    wilds = {ed.card_types[i].name for i in ed.wild_cards}
+
+    def pay(rid: int) -> ClaimRoute:
+        def cost(m: ClaimRoute) -> tuple[int, int, str]:
+            wild = sum(k for n, k in m.cards if n in wilds)
+            spare = min((hand.get(n, 0) - k for n, k in m.cards), default=0)
+            return (wild, -spare, str(m))
+
+        return min(claims[rid], key=cost)
+
+    if view.player == view.current_player and view.tickets:
+        try:
+            forest = [c.route for c in next_claims(view, view.player)]
+        except TtrError:  # pragma: no cover - a view always shows its own tickets
+            forest = []
+        for rid in forest[:4]:
+            if rid in claims:
+                add(pay(rid))
+    longest = sorted(claims, key=lambda rid: (-view.map.route(rid).length, rid))
+    for rid in longest[:2]:
+        add(pay(rid))
+    seen: set[tuple[str | None, str | None]] = set()
+    for m in draws:
+        if isinstance(m, DrawFaceUp):
+            kind = (view.row[m.slot - 1] if 0 < m.slot <= len(view.row) else None, m.refill)
+            if kind in seen:
+                continue
+            seen.add(kind)
+        add(m)
+    for m in tickets + other[:2]:
+        add(m)
+    return out
+
+
+# ------------------------------------------------------------------ the search
+def _budget(seconds: float, playouts: int | None) -> None:
+    if playouts is not None:
+        if type(playouts) is not int or playouts < 1:
+            raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
+    elif not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not seconds > 0:
+        raise TtrError(f"seconds is a positive time budget, not {seconds!r}")
+
+
+def _progress(show: bool | None, total: int) -> Any:
+    if show is None:
+        show = "ipykernel" in sys.modules
+    if not show:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is in the [sim] extra
+        return None
+    return tqdm(total=total, desc="playouts", leave=False)
+
+
+def evaluate_moves(
+    view: PlayerView,
+    moves: list[Move] | None,
+    *,
+    playouts: int | None = None,
+    seconds: float = 2.0,
+    seed: int = 0,
+    halving: bool = True,
+    weighted: bool = False,
+    progress: bool | None = False,
+) -> tuple[list[tuple[Move | None, _Stats, int]], int]:
+    """Playouts of each move (None: the position as it is) on shared
+    determinized states; returns ``[(move, stats, round reached)]`` and the
+    playouts used.  ``halving=False`` gives every move the same share."""
+    _budget(seconds, playouts)
+    n = view.num_players
+    me = view.player
+    cands: list[Move | None] = list(moves) if moves else [None]
+    stats = [_Stats(n) for _ in cands]
+    reached = [0] * len(cands)
+    states: list[GameState] = []
+    source: Iterator[GameState] = iter_states(view, seed=seed, weighted=weighted)
+    start = time.perf_counter()
+    deadline = None if playouts is not None else start + float(seconds)
+    rounds = max(1, math.ceil(math.log2(len(cands)))) if halving else 1
+    budget = playouts if playouts is not None else 10**9
+    used = 0
+    alive = list(range(len(cands)))
+    bar = _progress(progress, budget if playouts is not None else len(cands))
+
+    def one(i: int, j: int) -> None:
+        nonlocal used
+        while len(states) <= j:
+            states.append(next(source))
+        s = states[j].copy()
+        m = cands[i]
+        if m is not None:
+            s.push(m)
+        stats[i].add(run_playout(s, seed=seed * 1_000_003 + j))
+        used += 1
+        if bar is not None:
+            bar.update(1)
+
+    done = 0  # states every alive candidate has seen
+    for r in range(rounds):
+        left = budget - used
+        if r and left <= 0:
+            break
+        per = max(1, left // (len(alive) * (rounds - r)))
+        for j in range(done, done + per):
+            for i in alive:
+                one(i, j)
+            if deadline is not None and time.perf_counter() > deadline and j > done:
+                per = j + 1 - done
+                break
+        done += per
+        for i in alive:
+            reached[i] = r
+        if deadline is not None:
+            if r == 0:  # the budget from the measured rate
+                rate = used / max(1e-9, time.perf_counter() - start)
+                budget = max(used + 1, int(rate * seconds))
+            if time.perf_counter() > deadline:
+                break
+        if r < rounds - 1 and len(alive) > 1:
+            alive.sort(key=lambda i: (stats[i].key(me), -i), reverse=True)
+            alive = sorted(alive[: math.ceil(len(alive) / 2)])
+    if bar is not None:
+        bar.close()
+    return [(cands[i], stats[i], reached[i]) for i in range(len(cands))], used
+
+
+def advise(
+    view: PlayerView,
+    *,
+    seconds: float = 2.0,
+    seed: int = 0,
+    playouts: int | None = None,
+    candidates: int = 10,
+    weighted: bool = False,
+    explain: bool = True,
+    progress: bool | None = None,
+) -> Advice:
+    """Win chances and ranked moves from ``view``'s seat (see the module doc).
+
+    Parameters
+    ----------
+    view : PlayerView
+        One seat's view; nothing else is read.
+    seconds : float
+        Wall-clock budget (when ``playouts`` is None).
+    seed : int
+        Same seed, same view and same ``playouts``: same advice.
+    playouts : int, optional
+        A budget in playouts (deterministic).
+    candidates : int
+        At most so many candidate moves.
+    weighted : bool
+        Weight the other seats' tickets by their claims (see
+        :func:`~ttr_lab.analysis.determinize.sample_states`).
+    explain : bool
+        Write each move's explanation.
+    progress : bool, optional
+        A tqdm progress bar (default: in a Jupyter kernel).
+
+    Raises
+    ------
+    TtrError
+        The game is over, or the budget is not positive.
+    """
+    if view.is_over:
+        raise TtrError("the game is over: there is nothing left to advise")
+    _budget(seconds, playouts)
+    t0 = time.perf_counter()
+    moves = candidate_moves(view, limit=candidates) if view.is_my_turn else []
+    results, used = evaluate_moves(
+        view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress
+    )
+    me = view.player
+    results.sort(key=lambda t: (t[2], t[1].key(me)), reverse=True)
+    top = results[0][1]
+    n = max(1, top.n)
+    wins = tuple(w / n for w in top.wins)
+    scores = tuple(s / n for s in top.scores)
+    ranked = []
+    explainer = Explainer(view) if explain and moves else None
+    for m, st, _ in results:
+        if m is None:
+            continue
+        k = max(1, st.n)
+        ranked.append(
+            MoveAdvice(
+                move=m,
+                win_probability=st.wins[me] / k,
+                interval=wilson(st.wins[me], st.n) if st.n else (0.0, 1.0),  # type: ignore[arg-type]
+                expected_score=st.scores[me] / k,
+                playouts=st.n,
+                explanation=explainer.explain(m) if explainer is not None else "",
+                win_probabilities=tuple(w / k for w in st.wins),
+                expected_scores=tuple(s / k for s in st.scores),
+            )
+        )
+    return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0)
+
+
+class AdvisorBot:
+    """A player that plays the advisor's top move (``make_bot("advisor")``).
+
+    ``playouts`` per move (deterministic), else ``seconds`` per move.
+
+    >>> import ttr_lab
+    >>> from ttr_lab.bots import make_bot
+    >>> make_bot("advisor", 3)
+    AdvisorBot(seconds=1.0)
+    """
+
+    name = "advisor"
+
+    def __init__(
+        self, seed: int = 0, *, playouts: int | None = None, seconds: float = 1.0, candidates: int = 8
+    ) -> None:
+        _budget(seconds, playouts)
+        self.seed, self.playouts, self.seconds, self.candidates = seed, playouts, seconds, candidates
+        self._fallback = PlayoutBot(seed)
+        self.calls = 0
+
+    def __repr__(self) -> str:
+        budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
+        return f"AdvisorBot({budget})"
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = candidate_moves(view, limit=self.candidates)
+        if len(moves) <= 1:  # forced (or only the policy's idea): no search needed
+            return moves[0] if moves else self._fallback.choose(view)
+        self.calls += 1
+        a = advise(
+            view,
+            seconds=self.seconds,
+            playouts=self.playouts,
+            seed=self.seed * 7919 + view.ply,
+            candidates=self.candidates,
+            explain=False,
+            progress=False,
+        )
+        return a.moves[0].move
+
+
+_make: Callable[..., Any] = AdvisorBot
+BOTS["advisor"] = _make  # type: ignore[assignment]
