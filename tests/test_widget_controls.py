@@ -87,8 +87,9 @@ def test_a_station_in_a_taken_city_is_refused_with_the_librarys_reason_for_that_
 
 
 def quoted(widget, rule):
-    """The rule's section is in the status HTML, collapsed, with its title and text."""
-    status = find(widget, "ttr-status").value
+    """The rule's section is in the refusal shown where the click was, collapsed, with its title and text."""
+    assert find(widget, "ttr-refusal").layout.display == "flex"
+    status = find(widget, "ttr-refusal-text").value
     assert '<details class="ttr-rule">' in status
     assert f"Rule {rule}: {html.escape(rule_title(rule))}" in status
     plain = (line for line in explain(rule).splitlines()[1:] if line.strip() and not set("*`|") & set(line))
@@ -110,7 +111,7 @@ def test_an_unaffordable_claim_quotes_rule_a4():
     assert not widget.click_route(rid)
     status = quoted(widget, "A4")
     assert "To claim a route the player names it" in status
-    assert re.search(r"\(rule A4\): ", widget.status)
+    assert re.search(r"needs \d+ .*; you hold .* \(rule A4: must pay exactly \d+ cards, not \d+\)", widget.status)
 
 
 def test_keeping_too_few_tickets_quotes_rule_b1():
@@ -139,7 +140,8 @@ def test_a_refused_second_card_quotes_rule_a2_then_a_good_move_clears_it():
     assert not widget.click_faceup(g.row.index("loco") + 1)
     quoted(widget, "A2")
     assert widget.play_move("blind")
-    assert "<details" not in find(widget, "ttr-status").value and "Rule A2" not in widget.status
+    assert "<details" not in find(widget, "ttr-refusal-text").value and "Rule A2" not in widget.status
+    assert find(widget, "ttr-refusal").layout.display == "none"
 
 
 def test_unreadable_notation_quotes_the_notation_section():
@@ -150,7 +152,7 @@ def test_unreadable_notation_quotes_the_notation_section():
 
 def test_the_inspector_quotes_the_rule_of_a_typed_move():
     widget = ttr_lab.play("usa", players=["You", "bot"], seed=7)
-    widget._tabs.selected_index = 1
+    widget.show_tab("Legal moves")
     ins = widget.inspector
     ins._text.value = "tickets"
     answer = find(ins, "ttr-why-answer").value

@@ -208,7 +208,7 @@ def reveal(widget: PlayWidget) -> None:
 
 def _hot_seat(edition, seed):
     widget = ttr_lab.play(edition, players=["Ada", "Bob"], seed=seed, hide_hands=True, show_paths=True)
-    widget._tabs.selected_index = 1  # the Legal moves tab open: it must empty itself when hidden
+    widget.show_tab("Legal moves")  # the Legal moves tab open: it must empty itself when hidden
     return widget
 
 
@@ -270,10 +270,13 @@ def test_a_refusal_about_the_hand_goes_when_the_hand_is_hidden():
     g = widget.game
     long_route = next(r for r in g.map.routes if r.length >= 6)
     assert not widget.click_route(long_route.id)
-    assert "Cannot claim" in widget.status  # the reason is about Ada's cards
+    said = f"{long_route.a}–{long_route.b} needs "
+    assert said in widget.status and "; Ada holds " in widget.status  # the reason is about Ada's cards
+    assert said in find(widget, "ttr-refusal-text").value
     find(widget, "ttr-hide").value = False
     find(widget, "ttr-hide").value = True  # hands hidden again: the refusal is not left on the screen
-    assert "Cannot claim" not in find(widget, "ttr-status").value
+    assert said not in widget.status and said not in find(widget, "ttr-refusal-text").value
+    assert find(widget, "ttr-refusal").layout.display == "none"
 
 
 def test_replaced_ticket_boxes_are_closed_in_the_browser_too():
@@ -299,7 +302,7 @@ def _europe_turn(bob_hand):
         current=0,
     )
     widget = PlayWidget(g, hide_hands=True, show_paths=True)
-    widget._tabs.selected_index = 1
+    widget.show_tab("Legal moves")
     return widget
 
 

@@ -8,6 +8,8 @@ Clicks are simulated the way the front end delivers them (a plotly
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections import Counter
 from copy import deepcopy
@@ -25,6 +27,7 @@ from ttr_lab.records import Record
 from ttr_lab.render import PLAYER_COLORS, route_trace_index
 from ttr_lab.state import Phase
 from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget
+from ttr_lab.widgets.history import PLOTLY_MIME
 
 SEED = 7
 
@@ -90,7 +93,7 @@ def test_play_returns_widget_with_css_classes():
     ):
         find(widget, css)
     assert "choose the tickets to keep (at least 2)" in widget.status
-    assert widget.fig.layout.width == 720
+    assert widget.fig.layout.width == 620  # fits a laptop beside the 300-pixel side panel
     assert widget.game.player_names == ("You", "bot")
     assert set(widget.bots) == {1} and widget.humans == (0,)
 
@@ -159,7 +162,7 @@ def test_faceup_click_takes_the_card(w):
 def test_faceup_buttons_show_card_colours(w):
     for i, card in enumerate(w.game.row, 1):
         button = find(w, f"ttr-faceup-{i}")
-        assert button.description == card
+        assert button.description == ("locomotive" if card == "loco" else card)  # one word for the wild card
         assert f"ttr-card-{card}" in classes(button)
         assert button.style.button_color
 
@@ -182,11 +185,14 @@ def test_illegal_second_card_changes_nothing_and_shows_the_rule(w):
     w.click_route(next(iter(claim_options(g)), 1))  # a claim is not a second card
     assert g.move_stack == stack and g.hand(0) == hand
     assert "rule A1" in w.status and "expected a second card" in w.status
-    assert "ttr-error" in find(w, "ttr-status").value
+    refusal = find(w, "ttr-refusal")
+    assert refusal.layout.display == "flex" and "ttr-error" in find(w, "ttr-refusal-text").value
+    assert "ttr-error" not in find(w, "ttr-status").value  # shown where the click was, not in the status line
     if "loco" in g.row:
         w.click_faceup(g.row.index("loco") + 1)
         assert g.move_stack == stack
-        assert re.search(r"rule A2\): a face-up wild card cannot be taken as the second card", w.status)
+        assert "A face-up locomotive cannot be your second card" in w.status
+        assert re.search(r"rule A2: a face-up wild card cannot be taken as the second card", w.status)
 
 
 # --------------------------------------------------------------------------- claims
@@ -250,9 +256,14 @@ def test_unaffordable_route_is_explained(w):
     g = w.game
     options = claim_options(g)
     rid = next(r.id for r in g.map.routes if r.id not in options and r.length >= 5)
+    route = g.map.route(rid)
     w.click_route(rid)
     assert g.ply == 2
-    assert f"Cannot claim {g.map.route(rid).label()}" in w.status and "rule A4" in w.status
+    held = g.hand(0).get(route.color, 0)
+    need = f"{route.a}–{route.b} needs {route.length} {route.color} cards; you hold {held} {route.color} and "
+    if route.color == "gray":
+        need = f"{route.a}–{route.b} needs {route.length} cards of one colour; you hold "
+    assert need in w.status and "(rule A4: must pay exactly" in w.status
 
 
 def test_claim_keeps_synced_figure_state_fresh(w):
@@ -264,7 +275,7 @@ def test_claim_keeps_synced_figure_state_fresh(w):
     assert w.fig._widget_layout == deepcopy(w.fig._layout_obj._props)
     k, i, _ = route_point(w, rid)
     assert w.fig._widget_data[k]["marker"]["color"][i] == PLAYER_COLORS[0]
-    assert w.fig._widget_layout["width"] == 720  # redraws keep the widget's board size
+    assert w.fig._widget_layout["width"] == 620  # redraws keep the widget's board size
     claimed = next(t for t in w.fig._widget_data if t.get("name") == "claimed by You")
     assert any(x is not None for x in claimed["x"])
 
@@ -331,7 +342,7 @@ def test_scripted_human_plays_a_whole_game_against_a_bot():
             widget.play_move(m)
     assert g.phase == Phase.GAME_OVER
     assert widget.status.startswith("Game over. Winner:")
-    assert widget._tabs.selected_index == 2  # the score breakdown tab
+    assert widget.tab == "Score breakdown" and find(widget, "ttr-tab-body").children == (find(widget, "ttr-outcome"),)
     assert str(g.outcome()).splitlines()[0] in find(widget, "ttr-outcome").value
     assert widget.fig._widget_data == widget.fig._data
 
@@ -346,18 +357,24 @@ def test_hot_seat_shows_only_the_current_hand_and_can_hide_it():
     g = widget.game
     assert widget.bots == {} and widget.humans == (0, 1)
     hand = find(widget, "ttr-hand")
-    assert "Hand of Ada" in hand.value and "hidden" in hand.value
+    assert "Ada's hand" in html.unescape(hand.value) and "hidden" in hand.value
     assert find(widget, "ttr-keep-box").layout.display == "none"  # tickets are private too
     find(widget, "ttr-reveal").click()
     assert "hidden" not in hand.value and find(widget, "ttr-keep-box").layout.display == "flex"
     find(widget, "ttr-keep").click()
     assert g.current_player == 1
-    assert "Hand of Bo" in hand.value and "hidden" in hand.value  # Bo must reveal his own
+    assert "Bo's hand" in html.unescape(hand.value) and "hidden" in hand.value  # Bo must reveal his own
     find(widget, "ttr-hide").value = False  # hot-seat hiding off: the hand shows at once
-    assert "hidden" not in hand.value and "Tickets of Bo" in find(widget, "ttr-tickets").value
+    assert "hidden" not in hand.value and "Bo's tickets" in html.unescape(find(widget, "ttr-tickets").value)
     find(widget, "ttr-keep").click()
     assert g.phase == Phase.TURN and g.current_player == 0
-    assert "Hand of Ada" in hand.value and "Tickets of Ada" in find(widget, "ttr-tickets").value
+    assert "Ada's hand" in html.unescape(hand.value)
+    assert "Ada's tickets" in html.unescape(find(widget, "ttr-tickets").value)
+
+
+def test_one_person_reads_your_hand(w):
+    assert find(w, "ttr-hand").value.startswith("<b>Your hand</b>")
+    assert find(w, "ttr-tickets").value.startswith("<b>Your tickets</b>")
 
 
 def test_ticket_list_shows_hit_or_miss(w):
@@ -370,7 +387,7 @@ def test_ticket_list_shows_hit_or_miss(w):
 
 def test_inspector_lists_grouped_legal_moves_and_highlights(w):
     ins = w.inspector
-    w._tabs.selected_index = 1
+    w.show_tab("Legal moves")
     g = w.game
     assert len(ins._select.options) == len(g.legal_moves)
     labels = [label for label, _ in ins._select.options]
@@ -423,7 +440,7 @@ def test_ticket_paths_toggle_draws_the_cheapest_paths(w):
     assert "tickets" not in [t.name for t in w.fig.data]
 
 
-def test_unreachable_ticket_is_reported(w, monkeypatch):
+def test_unreachable_ticket_is_reported(w, monkeypatch):  # the widget asks analysis.position
     import ttr_lab.analysis.position as position
 
     monkeypatch.setattr(position, "ticket_paths", lambda g, p: [(t, None) for t in g.tickets(p)])
@@ -465,7 +482,10 @@ def test_history_slider_moves_with_push_and_pop(monkeypatch):
     assert h.move_text.startswith("5. ") and "ply 5 of" in find(h, "ttr-history-move").value
     find(h, "ttr-history-forward").click()
     assert h.game.ply == 6 and h.slider.value == 6
-    assert h.fig._widget_data == h.fig._data
+    shown = h.board.outputs[0]["data"][PLOTLY_MIME]  # the board as the page draws it
+    assert shown["data"] == json.loads(h.fig.to_json(validate=False))["data"]
+    assert "ply 6" in h.board.outputs[0]["data"]["text/plain"]
+    assert not [w for w in all_widgets(h) if type(w).__name__ == "FigureWidget"]  # no second plotly bundle
     assert "0x" not in repr(h)
 
 

@@ -4,6 +4,8 @@
 >>> g = ttr_lab.new_game("rails_and_sails", players=2, seed=1)
 >>> card_label(g, "red-ship2"), card_label(g, "red-anchor"), card_label(g, "wild")
 ('red double ship', 'red train ⚓', 'wild')
+>>> card_label(ttr_lab.new_game("usa", players=2), "loco")
+'locomotive'
 >>> card_look(g, None)
 ('#eeeeee', '#777777')
 """
@@ -16,9 +18,11 @@ from typing import Any
 from ..moves import CardList
 from ..render import ROUTE_COLORS
 
-__all__ = ["card_look", "card_label", "chips", "card_chip"]
+__all__ = ["card_look", "card_label", "chips", "card_chip", "WILD_WORDS"]
 
 _GREY = ("#b0bec5", "#111111")
+#: what people call a wild card, by its name in the edition (USA and Europe: ``loco``)
+WILD_WORDS = {"loco": "locomotive"}
 
 
 def _ink(fill: str) -> str:
@@ -45,11 +49,14 @@ def card_look(game: Any, name: str | None) -> tuple[str, str]:
 
 
 def card_label(game: Any, name: str | None) -> str:
-    """A card's name for people: plain colours and locomotives as they are,
-    Rails & Sails cards spelled out (``red-ship2`` -> ``red double ship``)."""
+    """A card's name for people: plain colours as they are, the wild card
+    in the edition's word (``loco`` -> ``locomotive``, ``wild``), Rails &
+    Sails cards spelled out (``red-ship2`` -> ``red double ship``)."""
     if name is None:
         return "—"
     ct = _card_type(game, name)
+    if ct is not None and ct.kind == "wild":
+        return WILD_WORDS.get(name, name)
     if ct is None or ct.color is None or ct.name == ct.color:
         return name
     if ct.kind == "ship":

@@ -5,6 +5,15 @@ game and moves along it with ``pop`` and ``push``, so each step costs one
 move, not a replay from the start.  Each move is told as every player
 learned it at the table (``move.announce``): "Ada kept 2 tickets".
 
+The board is a plain plotly figure shown through plotly's mime type (an
+``Output`` widget holding ``application/vnd.plotly.v1+json``), not a
+``FigureWidget``: nothing on it is clicked, and a ``FigureWidget`` carries
+plotly's whole 5 MB JavaScript in its widget state, which a page sends again
+on every reload (a page with a play widget and a history then had twice
+that, and the front end's 4 s deadline for the widgets' state was missed on
+a busy machine).  :attr:`HistoryWidget.fig` is the ``go.Figure``, redrawn in
+place by :func:`ttr_lab.render.update_board`.
+
 >>> import ttr_lab
 >>> from ttr_lab.bots import make_bot, play_game
 >>> from ttr_lab.records import Record
@@ -18,6 +27,7 @@ learned it at the table (``move.announce``): "Ada kept 2 tickets".
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 import ipywidgets as W
@@ -30,7 +40,9 @@ from ..render import PLAYER_COLORS, board_figure, update_board
 from ..state import GameState
 from .messages import move_line
 
-__all__ = ["HistoryWidget"]
+__all__ = ["HistoryWidget", "PLOTLY_MIME"]
+
+PLOTLY_MIME = "application/vnd.plotly.v1+json"
 
 
 class HistoryWidget(W.VBox):
@@ -67,7 +79,10 @@ class HistoryWidget(W.VBox):
             self._texts.append(f"{i}. {line}")
         n = len(self._moves)
         self._width = width
-        self.fig = go.FigureWidget(board_figure(self.game, width=width))
+        self.fig = go.Figure(board_figure(self.game, width=width))
+        self.board = W.Output(layout=W.Layout(min_height=f"{self.fig.layout.height or 400}px")).add_class(
+            "ttr-history-board"
+        )
         self.slider = W.IntSlider(
             value=n, min=0, max=n, description="ply", continuous_update=True, layout=W.Layout(width="60%")
         ).add_class("ttr-history-slider")
@@ -78,7 +93,7 @@ class HistoryWidget(W.VBox):
         forward.on_click(lambda _b: self._step(1))
         self._move = W.HTML().add_class("ttr-history-move")
         self._scores = W.HTML().add_class("ttr-scores")
-        super().__init__([W.HBox([back, self.slider, forward]), self._move, self.fig, self._scores])
+        super().__init__([W.HBox([back, self.slider, forward]), self._move, self.board, self._scores])
         self.add_class("ttr-history")
         self.goto(n if ply is None else ply)
 
@@ -117,6 +132,17 @@ class HistoryWidget(W.VBox):
         latest = self._moves[g.ply - 1] if g.ply else None
         highlight = [latest.route] if isinstance(latest, ClaimRoute) else []
         update_board(self.fig, g, highlight=highlight, width=self._width)
+        figure = json.loads(self.fig.to_json(validate=False))  # plain JSON: numpy arrays become lists
+        self.board.outputs = (
+            {
+                "output_type": "display_data",
+                "data": {
+                    PLOTLY_MIME: {"data": figure["data"], "layout": figure["layout"], "config": {"displaylogo": False}},
+                    "text/plain": f"<board at ply {g.ply}>",
+                },
+                "metadata": {},
+            },
+        )
 
     def __repr__(self) -> str:
         return f"<HistoryWidget {self.record.edition}: {len(self._moves)} plies, at ply {self.game.ply}>"

@@ -19,6 +19,16 @@ reference (:func:`ttr_lab.rules.explain`).
 True
 >>> rule_details("?")
 ''
+
+A refusal in words, built from the library's answer (its reason stays quoted):
+
+>>> g = ttr_lab.new_game("usa", players=["You", "Bo"], seed=7)
+>>> g.play(g.legal_moves[0]); g.play(g.legal_moves[0])
+>>> rule, reason = g.why_illegal("claim 2 red:1")
+>>> print(claim_refusal(g, 2, rule, reason))
+Atlanta–Miami needs 5 blue cards; you hold 0 blue and 1 locomotive (rule A4: must pay exactly 5 cards, not 1).
+>>> wild_word(g), wild_word(ttr_lab.new_game("rails_and_sails", players=2))
+('locomotive', 'wild')
 """
 
 from __future__ import annotations
@@ -30,8 +40,18 @@ from typing import Any
 from ..errors import TtrError
 from ..moves import Move
 from ..rules import explain, rule_title
+from .cards import WILD_WORDS, card_label
 
-__all__ = ["move_line", "rule_details", "rule_heading"]
+__all__ = [
+    "move_line",
+    "rule_details",
+    "rule_heading",
+    "wild_word",
+    "route_words",
+    "claim_refusal",
+    "drawn_cards",
+    "rule_paragraph",
+]
 
 #: past tenses for announcements that read as a sentence about the player
 #: ("keep 2 tickets" -> "Ada kept 2 tickets"); other lines are "Ada: ..."
@@ -84,3 +104,115 @@ def rule_details(rule: str | None) -> str:
         f'<div class="ttr-rule-text" style="white-space:pre-wrap;max-height:18em;overflow:auto;'
         f'font-size:90%;border-left:3px solid #90a4ae;padding-left:6px">{_markdown_lite(body)}</div></details>'
     )
+
+
+# --------------------------------------------------------------------------- refusals in words
+
+
+def wild_word(game: Any) -> str:
+    """The one word for the edition's wild card: "locomotive" (USA, Europe), "wild" (Rails & Sails)."""
+    ed = game.edition
+    name = game.card_name(ed.wild_cards[0]) if ed.wild_cards else "wild"
+    return WILD_WORDS.get(name, name)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 or word.endswith("s") else "s")
+
+
+def route_words(route: Any) -> str:
+    """``"Atlanta–Miami"``: a route's ends, joined by an en dash."""
+    return f"{route.a}–{route.b}"
+
+
+def _needs(game: Any, route: Any) -> str:
+    """What a route asks to be paid with, in words (its colour, length and kind)."""
+    spaces = route.length * (2 if getattr(route, "paired", False) else 1)
+    wild = wild_word(game)
+    ship = route.kind == "ship"
+    if route.color == "gray":
+        what = f"{_plural(spaces, 'card')} of one colour"
+    else:
+        what = _plural(spaces, f"{route.color}{' ship' if ship else ''} card")
+    if ship:
+        what = what.replace("cards", "spaces of ship cards") if spaces != 1 else what
+    extra = []
+    if getattr(route, "locomotives", 0):
+        extra.append(f"{_plural(route.locomotives, wild)} among them")
+    if getattr(route, "paired", False):
+        extra.append(f"two cards a space over {route.length} spaces")
+    if route.kind == "tunnel":
+        extra.append("perhaps more once three cards are turned up")
+    return what + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def _holds(game: Any, route: Any, hand: dict[str, int]) -> str:
+    """What the hand holds towards a route: its colour (or the commonest colour) and wilds."""
+    wild_name = game.card_name(game.edition.wild_cards[0]) if game.edition.wild_cards else None
+    wilds = hand.get(wild_name, 0) if wild_name else 0
+    colours: dict[str, int] = {}
+    for name, k in hand.items():
+        if name == wild_name:
+            continue
+        ct = game.edition.card_types[game.edition.card_index[name]]
+        if (ct.kind == "ship") != (route.kind == "ship") and route.kind in ("ship", "train"):
+            continue
+        colours[ct.color or name] = colours.get(ct.color or name, 0) + k * max(1, ct.value)
+    if route.color == "gray":
+        best = max(colours, key=lambda c: (colours[c], c)) if colours else None
+        held = f"at most {colours[best]} of one colour ({best})" if best else "no coloured card"
+    else:
+        held = f"{colours.get(route.color, 0)} {route.color}"
+    return f"{held} and {_plural(wilds, wild_word(game))}"
+
+
+def claim_refusal(game: Any, route_id: int, rule: str, reason: str, *, you: str = "you") -> str:
+    """Why the player to move cannot claim ``route_id``, for people, built from
+    the library's ``(rule, reason)`` (quoted at the end) and the route and hand.
+
+    ``you`` is how to address the player ("you", or a name in hot-seat)."""
+    quote = f" (rule {rule}: {reason})."
+    m = game.map
+    if not isinstance(route_id, int) or not m.has_route(route_id):
+        return f"There is no such route on this map{quote}"
+    route = m.route(route_id)
+    name = route_words(route)
+    p = game.current_player
+    owner = game.route_owner(route_id)
+    if owner is not None:
+        who = "you" if owner == p else game.player_names[owner]
+        return f"{name} is taken: {who} claimed it already{quote}"
+    if rule == "A6":
+        return f"The game is over: nothing more can be claimed{quote}"
+    if rule != "A4":
+        now = {
+            "SECOND_CARD": "take your second card first",
+            "SETUP_TICKETS": "choose your tickets first",
+            "KEEP_TICKETS": "choose your tickets first",
+        }.get(game.phase.name, "finish the decision that is due first")
+        return f"{name} cannot be claimed now: {now}{quote}"
+    if not game.route_open_to(route_id, p):
+        return f"{name} is closed to {you}: the other route between these cities rules it out{quote}"
+    have, hold = ("have", "hold") if you == "you" else ("has", "holds")
+    if reason.startswith("not enough pieces"):
+        return f"{name} needs {route.length} pieces; {you} {have} too few left{quote}"
+    hand = game.hand(p)
+    return f"{name} needs {_needs(game, route)}; {you} {hold} {_holds(game, route, hand)}{quote}"
+
+
+def drawn_cards(game: Any, before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """The cards a hand gained (from ``before`` to ``after``), in people's words."""
+    out = []
+    for name, k in sorted(after.items()):
+        out += [card_label(game, name)] * max(0, k - before.get(name, 0))
+    return out
+
+
+def rule_paragraph(rule: str, phrase: str) -> str:
+    """The paragraph of rule section ``rule`` that contains ``phrase``
+    (case-insensitive), as plain text without markdown bold; the section's
+    first paragraph if no paragraph contains it."""
+    text = explain(rule)
+    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip() and not p.startswith("#")]
+    found = next((p for p in paragraphs if phrase.lower() in p.lower()), paragraphs[0] if paragraphs else "")
+    return " ".join(_BOLD.sub(r"\1", found).split())

@@ -1,0 +1,81 @@
+"""Opponents for the play widget, by names a player understands.
+
+A seat is played by the computer when its name is a bot of
+:data:`ttr_lab.bots.BOTS` (``"random"``, ``"greedy"``, ``"bot"``, the FDG
+agents...) or a level: ``"easy"``, ``"medium"`` or ``"hard"`` (also
+``"easy bot"``...).  A level names the bot that plays it:
+
+* **easy**: ``random``, a bot that picks any legal move;
+* **medium**: ``greedy``, which follows the cheapest path for its tickets;
+* **hard**: ``playout`` when :data:`ttr_lab.bots.BOTS` has it (a stronger
+  bot, from another part of the project), else ``greedy``; ``expert``, the
+  advisor's bot, when it exists.
+
+A seat named just ``"bot"`` plays at the widget's ``level`` (medium unless
+told).
+
+>>> bot_name("easy"), bot_name("Medium bot"), bot_name("bot", level="easy"), bot_name("Ada")
+('random', 'greedy', 'random', None)
+>>> bot_name("hard") in ("expert", "playout", "greedy")
+True
+>>> level_of("random"), level_of("greedy")
+('easy', 'medium')
+>>> bot_name("bot", level="impossible")
+Traceback (most recent call last):
+...
+ttr_lab.errors.TtrError: unknown level 'impossible' (known: easy, medium, hard)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bots import BOTS, make_bot
+from ..errors import TtrError
+
+__all__ = ["LEVELS", "bot_name", "level_of", "make_opponent", "level_names"]
+
+#: level -> the bots that may play it, best first (the first that BOTS knows is used)
+LEVELS: dict[str, tuple[str, ...]] = {
+    "easy": ("random",),
+    "medium": ("greedy",),
+    "hard": ("expert", "playout", "greedy"),
+}
+
+
+def level_names() -> tuple[str, ...]:
+    """The levels, easiest first: ``('easy', 'medium', 'hard')``."""
+    return tuple(LEVELS)
+
+
+def _level_bot(level: str) -> str:
+    key = str(level).strip().lower()
+    if key not in LEVELS:
+        raise TtrError(f"unknown level {level!r} (known: {', '.join(LEVELS)})")
+    return next((b for b in LEVELS[key] if b in BOTS), "greedy")
+
+
+def bot_name(seat: str, *, level: str = "medium") -> str | None:
+    """The :func:`~ttr_lab.bots.make_bot` name that plays a seat called ``seat``, or None for a person."""
+    key = str(seat).strip().lower()
+    if key.endswith(" bot"):
+        key = key[: -len(" bot")].strip()
+    if key == "bot":
+        return _level_bot(level)
+    if key in LEVELS:
+        return _level_bot(key)
+    return key if key in BOTS else None
+
+
+def level_of(bot: str) -> str | None:
+    """The level a bot plays at (``"greedy"`` -> ``"medium"``), or None if it is not a level's bot."""
+    for level in LEVELS:
+        if _level_bot(level) == bot:
+            return level
+    return None
+
+
+def make_opponent(seat: str, seed: int, *, level: str = "medium") -> Any:
+    """The bot for seat name ``seat`` (see :func:`bot_name`), or None for a person."""
+    name = bot_name(seat, level=level)
+    return None if name is None else make_bot(name, seed=seed)
