@@ -30,7 +30,7 @@ BINDER = ROOT / "binder"
 NOTEBOOKS = "notebooks"  # every notebook, as users launch them
 SANITIZE = "notebooks/nbval-sanitize.cfg"
 # The packages a Binder user needs, each pinned in binder/requirements.txt.
-PINNED = ("jupyterlab", "ipywidgets", "anywidget", "plotly", "networkx", "nbval", "pytest")
+PINNED = ("jupyterlab", "ipywidgets", "anywidget", "plotly", "networkx", "nbval", "pytest", "pandas", "tqdm", "dask")
 # Words in pip's output that mean "no network / no index", not a broken requirements file.
 OFFLINE_HINTS = (
     "Failed to establish a new connection",
@@ -77,7 +77,7 @@ def test_requirements_pin_the_stack_and_install_this_package():
     lines = requirement_lines()
     pins = {}
     for line in lines:
-        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)==([0-9][0-9A-Za-z.]*)", line)
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)(?:\[[a-z,]+\])?==([0-9][0-9A-Za-z.]*)", line)
         if m:
             pins[m.group(1).lower()] = m.group(2)
     assert set(PINNED) <= set(pins), f"not pinned: {sorted(set(PINNED) - set(pins))}"
@@ -91,8 +91,9 @@ def test_requirement_pins_satisfy_the_package_metadata():
     specifiers = pytest.importorskip("packaging.specifiers")
     requirements = pytest.importorskip("packaging.requirements")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    declared = [requirements.Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]]
-    pins = dict(line.split("==") for line in requirement_lines() if "==" in line)
+    extras = project["optional-dependencies"]
+    declared = [requirements.Requirement(r) for r in project["dependencies"] + extras["lab"] + extras["sim"]]
+    pins = {requirements.Requirement(line).name: line.split("==")[1] for line in requirement_lines() if "==" in line}
     for req in declared:
         if req.name in pins:
             assert specifiers.SpecifierSet(str(req.specifier)).contains(pins[req.name]), (req, pins[req.name])
