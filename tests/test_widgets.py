@@ -512,3 +512,68 @@ def test_ticket_paths_show_cards_and_the_cheapest_network_for_all_tickets():
         assert f"{path.cost} more cars" in text
     names = [getattr(p, "name", "") for p in w._board_options()["paths"]]
     assert any(n.startswith("all tickets: cheapest network") for n in names)
+
+
+# --------------------------------------------------------------------------- the tutorial (issue 11, item 10)
+
+
+def test_tutorial_first_decision_explains_tickets_and_draws_the_offer():
+    t = ttr_lab.tutorial("usa", seed=SEED)
+    g = t.game
+    assert t.game.player_names == ("You", "easy") and set(t.bots) == {1}
+    assert t.explained == ["tickets"]
+    guide = t.guide
+    assert "What you may do now: choose which tickets to keep (at least 2)" in guide
+    assert "A two-city ticket is completed" in guide  # quoted from the rules reference (A7)
+    offered = [n for n in (tr.name for tr in t.fig.data) if n and n.startswith("offered ")]
+    assert len(offered) == len(g.pending_tickets) == 3
+    for tk in g.pending_tickets:
+        assert any(n.startswith(f"offered {tk.label()} ({tk.points} points): ") for n in offered)
+    assert find(t, "ttr-tutorial").children[1] is t._guide and t.children[0] is find(t, "ttr-tutorial")
+
+
+def test_tutorial_lights_the_routes_you_can_pay_for_and_lets_you_try_an_illegal_move():
+    t = ttr_lab.tutorial("usa", seed=SEED)
+    find(t, "ttr-keep").click()
+    g = t.game
+    assert g.phase == Phase.TURN and g.current_player == 0
+    can = sorted(set(claim_options(g)))
+    assert t.lit_routes() == can and can
+    assert sorted(t._board_options()["highlight"]) == can
+    assert "highlight" in [tr.name for tr in t.fig.data]
+    assert f"the {len(can)} routes lit in yellow" in t.guide and "Try an illegal move" in t.guide
+    suggested = max((r for r in g.map.routes if r.id not in can), key=lambda r: (r.length, -r.id))
+    assert f"{suggested.a}–{suggested.b} ({suggested.length} {suggested.color})" in t.guide
+    before = g.to_dict()
+    assert not t.click_route(suggested.id)
+    assert g.to_dict() == before and "That was refused" in t.guide
+    assert find(t, "ttr-refusal").layout.display == "flex"
+
+
+def test_tutorial_explains_each_rule_once_when_it_first_applies_and_the_final_score():
+    t = ttr_lab.tutorial("usa", seed=SEED)
+    g = t.game
+    order, second_seen, last_seen = [], None, None
+    for _ in range(3000):
+        if g.is_over:
+            break
+        claims = [m for m in g.legal_moves if isinstance(m, ClaimRoute)]
+        m = max(claims, key=lambda m: g.map.route(m.route).length) if claims else g.legal_moves[0]
+        t.play_move(g.legal_moves[0] if m.verb == "tickets" else m)
+        new = [k for k in t.explained if k not in order]
+        if "second card" in new:
+            second_seen = g.phase
+            assert "a face-up locomotive cannot be your second card" in t.guide
+        if "last round" in new:
+            last_seen = g.final_turns_left
+            assert f"takes one more turn: {g.final_turns_left} turn" in t.guide
+        order += new
+    assert g.is_over
+    assert sorted(order) == sorted(["tickets", "double routes", "second card", "last round", "final scoring"])
+    assert len(t.explained) == len(set(t.explained)) == 5 and order[-1] == "final scoring"
+    assert second_seen == Phase.SECOND_CARD and last_seen is not None
+    me = g.outcome().players[0]
+    guide = t.guide
+    assert f"your routes scored {me.route_points} (" in guide and f"Total {me.total} against" in guide
+    assert f"({me.ticket_points:+d})" in guide and f"longest path {me.longest_path} cars" in guide
+    assert "The player with the most points wins" in guide

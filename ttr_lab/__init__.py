@@ -71,6 +71,7 @@ __all__ = [
     "Phase",
     "new_game",
     "play",
+    "tutorial",
 ]
 
 
@@ -82,3 +83,13 @@ def play(edition: str = "usa", players: Any = ("You", "bot", "bot"), **kwargs: A
     from .widgets import play as _play  # the widgets are optional: imported only when asked for
 
     return _play(edition, players=players, **kwargs)
+
+
+def tutorial(edition: str = "usa", **kwargs: Any) -> Any:
+    """A guided first game in Jupyter: ``ttr_lab.tutorial("usa")`` (the ``lab`` extra).
+
+    See :mod:`ttr_lab.widgets.tutorial`.
+    """
+    from .widgets.tutorial import tutorial as _tutorial  # optional, like play
+
+    return _tutorial(edition, **kwargs)

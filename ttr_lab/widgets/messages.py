@@ -213,6 +213,8 @@ def rule_paragraph(rule: str, phrase: str) -> str:
     (case-insensitive), as plain text without markdown bold; the section's
     first paragraph if no paragraph contains it."""
     text = explain(rule)
-    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip() and not p.startswith("#")]
-    found = next((p for p in paragraphs if phrase.lower() in p.lower()), paragraphs[0] if paragraphs else "")
-    return " ".join(_BOLD.sub(r"\1", found).split())
+    paragraphs = [
+        " ".join(_BOLD.sub(r"\1", p).split()) for p in text.split("\n\n") if p.strip() and not p.startswith("#")
+    ]
+    want = " ".join(_BOLD.sub(r"\1", phrase).split()).lower()
+    return next((p for p in paragraphs if want in p.lower()), paragraphs[0] if paragraphs else "")
