@@ -11,6 +11,7 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 ``determinize``    complete states consistent with what one seat knows
 ``odds``           each ticket's chance of completion: simulated, and a closed form
 ``advisor``        win chances and ranked, explained moves from one seat's view
+``review``         every player's win chance after every ply; flagged moves
 =================  ==============================================================
 
 >>> from ttr_lab.analysis import longest_trail_edges
@@ -24,6 +25,7 @@ from .determinize import Knowledge, iter_states, sample_states
 from .odds import QuickModel, QuickOdds, TicketOdds, quick_odds, quick_probability, simulate_quick_model, ticket_odds
 from .paths import TicketPath, distance_table, shortest_ticket_path, ticket_graph
 from .position import NextClaim, cards_needed, next_claims, route_access, ticket_network, ticket_paths
+from .review import THRESHOLDS, review, review_figure
 from .steiner import SteinerForest, UnknownCityError, steiner_forest
 from .ticket_knowledge import ticket_weight
 from .trails import cut_routes, euler_trail_exists, longest_trail, longest_trail_edges, odd_degree_cities
@@ -72,4 +74,7 @@ __all__ = [
     "AdvisorBot",
     "advise",
     "candidate_moves",
+    "THRESHOLDS",
+    "review",
+    "review_figure",
 ]

@@ -20,9 +20,16 @@ Method: determinized Monte Carlo
    plays the playout policy (:mod:`ttr_lab.playout`) to the end.  A win
    counts 1, shared between tied winners.
 4. **Successive halving.**  The budget is split over rounds; after each
-   round the better half of the candidates (win rate, then mean score
-   margin) go on with more playouts.  Moves are ranked by the round they
-   reached, then by win rate; each with a 95% Wilson interval.
+   round the better half of the candidates go on with more playouts (the
+   policy's own move always goes on).  A playout's value for the seat is
+   its win share plus :data:`MARGIN` per point of score margin, which tells
+   moves apart far better than wins alone at small budgets.  Moves are
+   ranked by the round they reached, then by mean value; each win chance
+   has a 95% Wilson interval.
+5. **Caution.**  The top move is the policy's own unless another is better
+   by more than :data:`Z_DEVIATE` standard errors of the paired difference
+   (the same states and seeds): with few playouts the apparent best of ten
+   noisy candidates is mostly luck.
 
 ``win_probabilities`` and ``expected_scores`` are those of the top move
 (the seat plays the advice, everyone then plays the policy).  For a seat
@@ -67,6 +74,14 @@ from .odds import wilson
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
     from ..view import PlayerView
+
+#: the value of a playout for the seat: its win share plus so much per point of
+#: score margin over the best other seat (a 10-point lead counts 0.1 of a win),
+#: which separates moves far better than wins alone at small budgets
+MARGIN = 0.01
+#: the advisor leaves the playout policy's own move only for a move better by
+#: so many standard errors of the paired difference
+Z_DEVIATE = 1.0
 
 __all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "candidate_moves", "evaluate_moves"]
 
@@ -120,29 +135,51 @@ class Advice:
 
 
 class _Stats:
-    """Running totals of one candidate's playouts."""
+    """Running totals of one candidate's playouts, and each playout's value
+    for the seat by state index (for paired comparisons)."""
 
-    __slots__ = ("n", "wins", "scores")
+    __slots__ = ("n", "wins", "scores", "me", "values", "win_values")
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, me: int) -> None:
         self.n = 0
+        self.me = me
         self.wins = [0.0] * players
         self.scores = [0.0] * players
+        self.values: dict[int, float] = {}
+        self.win_values: dict[int, float] = {}
 
-    def add(self, end: GameState) -> None:
+    def add(self, end: GameState, j: int) -> None:
         out = end.outcome()
         winners = out.winners
         for w in winners:
             self.wins[w] += 1.0 / len(winners)
-        for p, s in enumerate(out.scores):
+        scores = out.scores
+        for p, s in enumerate(scores):
             self.scores[p] += s
         self.n += 1
+        me = self.me
+        others = [s for p, s in enumerate(scores) if p != me]
+        margin = scores[me] - (max(others) if others else 0)
+        win = 1.0 / len(winners) if me in winners else 0.0
+        self.win_values[j] = win
+        self.values[j] = win + MARGIN * margin
 
-    def key(self, me: int) -> tuple[float, float]:
-        n = max(1, self.n)
-        others = [s for p, s in enumerate(self.scores) if p != me]
-        margin = (self.scores[me] - (max(others) if others else 0.0)) / n
-        return (self.wins[me] / n, margin)
+    def key(self) -> float:
+        """Win share plus :data:`MARGIN` per point of score margin, averaged."""
+        return sum(self.values.values()) / max(1, self.n)
+
+
+def paired(a: Any, b: Any) -> tuple[float, float, int]:
+    """Mean and standard error of ``a``'s value minus ``b``'s on the states
+    both played (``.values``: state index -> value)."""
+    common = [j for j in a.values if j in b.values]
+    n = len(common)
+    if n < 2:
+        return 0.0, math.inf, n
+    d = [a.values[j] - b.values[j] for j in common]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean, math.sqrt(var / n), n
 
 
 # ------------------------------------------------------------------ candidates
@@ -227,9 +264,16 @@ def _budget(seconds: float, playouts: int | None) -> None:
         raise TtrError(f"seconds is a positive time budget, not {seconds!r}")
 
 
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (for the default progress bar)."""
+    ip = sys.modules.get("IPython")
+    shell = ip.get_ipython() if ip is not None else None  # type: ignore[attr-defined]
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
 def _progress(show: bool | None, total: int) -> Any:
     if show is None:
-        show = "ipykernel" in sys.modules
+        show = in_notebook()
     if not show:
         return None
     try:
@@ -247,17 +291,19 @@ def evaluate_moves(
     seconds: float = 2.0,
     seed: int = 0,
     halving: bool = True,
+    protect: int | None = None,
     weighted: bool = False,
     progress: bool | None = False,
 ) -> tuple[list[tuple[Move | None, _Stats, int]], int]:
     """Playouts of each move (None: the position as it is) on shared
     determinized states; returns ``[(move, stats, round reached)]`` and the
-    playouts used.  ``halving=False`` gives every move the same share."""
+    playouts used.  ``halving=False`` gives every move the same share;
+    ``protect`` is the index of a move halving never drops."""
     _budget(seconds, playouts)
     n = view.num_players
     me = view.player
     cands: list[Move | None] = list(moves) if moves else [None]
-    stats = [_Stats(n) for _ in cands]
+    stats = [_Stats(n, me) for _ in cands]
     reached = [0] * len(cands)
     states: list[GameState] = []
     source: Iterator[GameState] = iter_states(view, seed=seed, weighted=weighted)
@@ -277,7 +323,7 @@ def evaluate_moves(
         m = cands[i]
         if m is not None:
             s.push(m)
-        stats[i].add(run_playout(s, seed=seed * 1_000_003 + j))
+        stats[i].add(run_playout(s, seed=seed * 1_000_003 + j), j)
         used += 1
         if bar is not None:
             bar.update(1)
@@ -304,8 +350,11 @@ def evaluate_moves(
             if time.perf_counter() > deadline:
                 break
         if r < rounds - 1 and len(alive) > 1:
-            alive.sort(key=lambda i: (stats[i].key(me), -i), reverse=True)
-            alive = sorted(alive[: math.ceil(len(alive) / 2)])
+            alive.sort(key=lambda i: (stats[i].key(), -i), reverse=True)
+            kept = alive[: math.ceil(len(alive) / 2)]
+            if protect is not None and protect in alive and protect not in kept:
+                kept[-1] = protect
+            alive = sorted(kept)
     if bar is not None:
         bar.close()
     return [(cands[i], stats[i], reached[i]) for i in range(len(cands))], used
@@ -355,10 +404,16 @@ def advise(
     t0 = time.perf_counter()
     moves = candidate_moves(view, limit=candidates) if view.is_my_turn else []
     results, used = evaluate_moves(
-        view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress
+        view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress, protect=0
     )
     me = view.player
-    results.sort(key=lambda t: (t[2], t[1].key(me)), reverse=True)
+    policy = results[0]
+    results.sort(key=lambda t: (t[2], t[1].key()), reverse=True)
+    if moves and results[0] is not policy:  # leave the policy's move only for a clearly better one
+        d, se, _ = paired(results[0][1], policy[1])
+        if not d > Z_DEVIATE * se:
+            results.remove(policy)
+            results.insert(0, policy)
     top = results[0][1]
     n = max(1, top.n)
     wins = tuple(w / n for w in top.wins)

@@ -1,0 +1,101 @@
+"""Game review (ttr_lab.analysis.review): win chances after every ply and
+flagged moves, judged from the mover's view against the playout policy."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+import ttr_lab  # noqa: E402
+from ttr_lab.analysis.review import THRESHOLDS, classify, review, review_figure  # noqa: E402
+from ttr_lab.bots import make_bot, play_game  # noqa: E402
+from ttr_lab.records import Record  # noqa: E402
+from ttr_lab.state import GameState  # noqa: E402
+
+from .helpers import arrange, new_usa  # noqa: E402
+from .test_advisor import short_first  # noqa: E402
+
+
+def last_turn(cars: int = 18) -> GameState:
+    """Seat 0's last turn, holding the cards for a 6-car route (see test_advisor);
+    with 18 cars of its own, any claim of 5 or 6 cars wins, a draw loses."""
+    g = new_usa(players=2, seed=3)
+    six = next(r for r in g.map.routes if r.length == 6 and r.color != "gray")
+    sixes = {r.id for r in g.map.routes if r.length == 6 and r.color in (six.color, "gray")}
+    theirs = short_first(g, 43, 1, sixes)
+    colour = {r.id for r in g.map.routes if r.color == six.color}
+    mine = short_first(g, cars, 0, sixes | colour | set(theirs), longest=True)
+    g = arrange(g, hands={0: {six.color: 6}}, current=0, owners={**theirs, **mine})
+    d = g.to_dict()
+    d["final_turns_left"] = 1
+    return GameState.from_dict(d)
+
+
+def test_a_known_blunder_is_flagged_and_the_policy_move_is_not():
+    g = last_turn()
+    policy = make_bot("playout", 0).choose(g.view(0))
+    assert isinstance(policy, ttr_lab.ClaimRoute)  # the policy claims on its last turn
+    bad = g.copy()
+    bad.play(ttr_lab.DrawBlind())  # instead: two blind cards, and the game ends
+    bad.play(next(m for m in bad.legal_moves if isinstance(m, ttr_lab.DrawBlind)))
+    assert bad.is_over
+    df = review(bad, playouts=30, seed=1)
+    first = df.iloc[0]
+    assert first["move"] == "blind" and first["best"] == str(policy)
+    assert first["drop"] > 1.96 * first["drop_se"] and first["flag"] in ("mistake", "blunder")
+    good = g.copy()
+    good.play(policy)
+    df = review(good, playouts=10, seed=1)
+    assert df.iloc[0]["drop"] == 0.0 and df.iloc[0]["flag"] == ""
+
+
+def test_review_of_a_record_is_well_formed_and_deterministic():
+    g = play_game("usa", [make_bot("greedy", 1), make_bot("playout", 2), make_bot("greedy", 3)], seed=4)
+    rec = Record.from_state(g)
+    df = review(rec, playouts=4, seed=2, plies=range(20, 26))
+    assert list(df["ply"]) == list(range(20, 26))
+    assert df.equals(review(rec, playouts=4, seed=2, plies=range(20, 26)).assign(seconds=df["seconds"]))
+    wins = df[[f"win_{q}" for q in range(3)]].sum(axis=1)
+    assert all(abs(w - 1) < 1e-9 for w in wins)
+    for _, row in df.iterrows():
+        assert row["move"] == str(g.move_stack[row["ply"] - 1])
+        assert row["view"] == row["seat"]
+        if row["best"] == "":
+            assert row["drop"] == 0.0
+    # one seat's view: its own moves judged, the others' only watched
+    mine = review(rec, player=1, playouts=4, seed=2, plies=range(20, 26))
+    assert set(mine["view"]) == {1}
+    assert all(math.isnan(d) == (s != 1) for d, s in zip(mine["drop"], mine["seat"]))
+
+
+def test_classify_and_thresholds():
+    assert [name for name, _ in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]
+    assert classify(0.04, 0.0) == "" and classify(0.05, 0.0) == "inaccuracy"
+    assert classify(0.10, 0.01) == "mistake" and classify(0.20, 0.05) == "blunder"
+    assert classify(0.30, 0.2) == ""  # not significant
+    assert classify(math.nan, math.nan) == ""
+
+
+def test_bad_input():
+    g = new_usa(players=2)
+    g.play(g.legal_moves[0])
+    for bad in (dict(player=2), dict(player=-1), dict(playouts=0), dict(seconds_per_ply=0)):
+        with pytest.raises(ttr_lab.TtrError):
+            review(g, **bad)
+    with pytest.raises(ttr_lab.TtrError):
+        review("not a game")
+
+
+def test_the_figure_has_a_line_per_player_and_clickable_plies():
+    pytest.importorskip("plotly")
+    g = last_turn()
+    g.play(ttr_lab.DrawBlind())
+    g.play(next(m for m in g.legal_moves if isinstance(m, ttr_lab.DrawBlind)))
+    df = review(g, playouts=20, seed=1)
+    fig = review_figure(df, names=["Ada", "Bob"], current=1)
+    names = [t.name for t in fig.data]
+    assert names[:2] == ["Ada", "Bob"] and df.iloc[0]["flag"] in names
+    assert list(fig.data[0].customdata) == list(df["ply"])

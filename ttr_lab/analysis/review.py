@@ -1,0 +1,289 @@
+"""Review a whole game: every player's win chance after every ply, and the
+moves that threw chances away.
+
+:func:`review` replays a record (or a game state's moves) and, at each ply,
+takes the **mover's own view** (or ``player``'s, when given) and plays, on
+the same determinized states with the same playout seeds
+(:func:`~ttr_lab.analysis.advisor.evaluate_moves`):
+
+* the move actually played, then everyone plays the playout policy: that
+  gives every player's win chance *after the ply*;
+* the playout policy's own move instead: the reference.
+
+The mover's **drop** is the reference's win chance minus the played move's
+(paired on the same states, so most of the luck cancels), with its standard
+error.  A move the policy would have played has no drop.
+
+Thresholds (``THRESHOLDS``, in win-percentage points)
+---------------------------------------------------------
+Lichess flags drops of 5/10/15 points in chess.  Ticket to Ride is a game
+of chance with up to five players: a seat's chance moves by several points
+on a single blind draw, and the estimate from a few dozen playouts is noisy.
+So a move is flagged only when **both** the drop reaches the threshold and
+it is larger than 1.96 standard errors (significant at about 5%):
+
+=================  ============
+``inaccuracy``     >= 5 points
+``mistake``        >= 10 points
+``blunder``        >= 20 points
+=================  ============
+
+A blunder is set higher than lichess's 15 because, in a many-player game, a
+drop of 15 points is common when a seat's win chance is redistributed among
+the others by an ordinary risky choice (new tickets, a long route).
+
+Examples
+--------
+>>> import ttr_lab
+>>> from ttr_lab.bots import make_bot, play_game
+>>> g = play_game("usa", [make_bot("playout", 1), make_bot("greedy", 2)], seed=3)
+>>> df = review(g, playouts=4, plies=range(10, 13))
+>>> list(df.columns[:6])
+['ply', 'seat', 'move', 'drop', 'drop_se', 'flag']
+>>> len(df), round(float(df[["win_0", "win_1"]].sum(axis=1).iloc[0]), 6)
+(3, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import TtrError
+from ..moves import Move, parse_move
+from ..playout import PlayoutBot
+from .advisor import evaluate_moves, in_notebook, paired
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+
+__all__ = ["THRESHOLDS", "classify", "review", "review_figure"]
+
+#: the flags, from the worst, with their drop in win-percentage points
+THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+
+
+def classify(drop: float, se: float) -> str:
+    """The flag of a drop (a probability, 0..1) with standard error ``se``: ``""`` when none.
+
+    >>> classify(0.12, 0.03), classify(0.12, 0.08), classify(0.25, 0.01), classify(-0.3, 0.01)
+    ('mistake', '', 'blunder', '')
+    """
+    if not drop > 1.96 * se:
+        return ""
+    for name, points in THRESHOLDS:
+        if 100 * drop >= points:
+            return name
+    return ""
+
+
+def _pandas() -> Any:
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - pandas is in the [sim] extra
+        raise TtrError("review needs pandas: pip install 'ttr_lab[sim]'") from e
+    return pd
+
+
+def _start_and_moves(record: Any) -> tuple[GameState, list[Move]]:
+    """The initial state and the moves of a record or of a state's move stack."""
+    if hasattr(record, "replay") and hasattr(record, "moves"):
+        start = record.replay(upto=0)
+        return start, [parse_move(t) for t in record.moves]
+    if hasattr(record, "move_stack") and hasattr(record, "copy"):
+        moves = list(record.move_stack)
+        start = record.copy(stack=True)
+        while start.move_stack:
+            start.pop()
+        return start, moves
+    raise TtrError(f"review takes a Record or a GameState, not {type(record).__name__}")
+
+
+def review(
+    record: Any,
+    player: int | None = None,
+    *,
+    seconds_per_ply: float = 0.5,
+    playouts: int | None = None,
+    seed: int = 0,
+    plies: Iterable[int] | None = None,
+    progress: bool | None = None,
+) -> Any:
+    """A pandas DataFrame, one row per reviewed ply (see the module doc).
+
+    Parameters
+    ----------
+    record : Record or GameState
+        The game (a state is reviewed from its first move).
+    player : int, optional
+        Review from this seat's view only (its moves get drops and flags;
+        after other seats' moves its view gives the win chances).  Default:
+        each ply from the mover's own view.
+    seconds_per_ply : float
+        Wall-clock budget per ply (when ``playouts`` is None).
+    playouts : int, optional
+        Playouts per move and ply (deterministic).
+    seed : int
+        Same seed, same review (with ``playouts``).
+    plies : iterable of int, optional
+        Review only these plies (1-based, as in a record; default: all).
+
+    Columns: ``ply`` (1-based), ``seat`` (the mover), ``move``, ``drop`` and
+    ``drop_se`` (the mover's win-chance drop against the playout policy's
+    move, as a probability; NaN where not judged), ``flag``, ``best`` (the
+    policy's move when it differs), ``view`` (the seat whose view was used),
+    ``win_0``.. (every player's win chance after the ply), ``score_0``..
+    (expected final scores), ``playouts``.
+    """
+    pd = _pandas()
+    if player is not None and (type(player) is not int or player < 0):
+        raise TtrError(f"player is a seat number, not {player!r}")
+    if playouts is not None and (type(playouts) is not int or playouts < 1):
+        raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
+    if playouts is None and not (isinstance(seconds_per_ply, (int, float)) and seconds_per_ply > 0):
+        raise TtrError(f"seconds_per_ply is a positive time budget, not {seconds_per_ply!r}")
+    state, moves = _start_and_moves(record)
+    n = state.num_players
+    if player is not None and player >= n:
+        raise TtrError(f"player {player} is not a seat of this {n}-player game")
+    wanted = set(range(1, len(moves) + 1)) if plies is None else {int(k) for k in plies}
+    bar = None
+    if progress or (progress is None and in_notebook()):
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(wanted & set(range(1, len(moves) + 1))), desc="review", leave=False)
+        except ImportError:  # pragma: no cover
+            bar = None
+    rows = []
+    for k, move in enumerate(moves, 1):
+        if k in wanted and not state.is_over:
+            mover = state.current_player
+            seat = mover if player is None else player
+            view = state.view(seat)
+            judged = seat == mover
+            cands: list[Move] = [move]
+            policy = PlayoutBot(0).choose(view) if judged else None
+            if policy is not None and policy != move:
+                cands.append(policy)
+            budget = None if playouts is None else playouts * len(cands)
+            secs = float(seconds_per_ply) if playouts is None else 1.0
+            t0 = time.perf_counter()
+            res, used = evaluate_moves(
+                view,
+                cands if judged else None,
+                playouts=budget,
+                seconds=secs,
+                seed=seed * 1_000_003 + k,
+                halving=False,
+            )
+            after = res[0][1]
+            m = max(1, after.n)
+            drop, se = (math.nan, math.nan)
+            if judged:
+                if len(res) > 1:
+                    ref = res[1][1]
+                    wins_a = _Win(after, mover)
+                    wins_r = _Win(ref, mover)
+                    drop, se, _ = paired(wins_r, wins_a)
+                else:
+                    drop, se = 0.0, 0.0
+            row = {
+                "ply": k,
+                "seat": mover,
+                "move": str(move),
+                "drop": drop,
+                "drop_se": se,
+                "flag": classify(drop, se) if judged and not math.isnan(drop) else "",
+                "best": str(policy) if policy is not None and policy != move else "",
+                "view": seat,
+                "playouts": used,
+                "seconds": time.perf_counter() - t0,
+            }
+            for q in range(n):
+                row[f"win_{q}"] = after.wins[q] / m
+            for q in range(n):
+                row[f"score_{q}"] = after.scores[q] / m
+            rows.append(row)
+            if bar is not None:
+                bar.update(1)
+        state.push(move)
+    if bar is not None:
+        bar.close()
+    columns = ["ply", "seat", "move", "drop", "drop_se", "flag", "best", "view"]
+    columns += [f"win_{q}" for q in range(n)] + [f"score_{q}" for q in range(n)] + ["playouts", "seconds"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+class _Win:
+    """A candidate's playouts seen as wins only (for the drop in win chance)."""
+
+    def __init__(self, stats: Any, seat: int) -> None:
+        self.values = stats.win_values
+
+
+def review_figure(df: Any, *, names: Iterable[str] | None = None, current: int | None = None) -> Any:
+    """A plotly figure of every player's win chance across the game, with the
+    flagged moves marked (hover: the move, its drop and the policy's move).
+    Each point's ``customdata`` is its ply, so a widget can jump there on a
+    click (``FigureWidget`` traces' ``on_click``); ``current`` draws a line at a ply.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"ply": [1, 2], "seat": [0, 1], "move": ["blind", "tickets"], "drop": [0.0, 0.2],
+    ...                    "drop_se": [0.0, 0.01], "flag": ["", "blunder"], "best": ["", "blind"],
+    ...                    "win_0": [0.5, 0.7], "win_1": [0.5, 0.3]})
+    >>> fig = review_figure(df, names=["Ada", "Bob"])
+    >>> [t.name for t in fig.data]
+    ['Ada', 'Bob', 'blunder']
+    """
+    try:
+        import plotly.graph_objects as go
+    except ImportError as e:  # pragma: no cover - plotly is in the [lab] extra
+        raise TtrError("the review figure needs plotly: pip install 'ttr_lab[lab]'") from e
+    seats = sorted(int(c[4:]) for c in df.columns if c.startswith("win_"))
+    labels = list(names) if names is not None else [f"seat {q}" for q in seats]
+    fig = go.Figure()
+    for q in seats:
+        fig.add_trace(
+            go.Scatter(
+                x=df["ply"],
+                y=100 * df[f"win_{q}"],
+                mode="lines+markers",
+                name=labels[q],
+                customdata=df["ply"],
+                text=df["move"],
+                hovertemplate="ply %{customdata}: %{text}<br>" + labels[q] + " %{y:.0f}%<extra></extra>",
+            )
+        )
+    marks = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    for flag, sym in marks.items():
+        sel = df[df["flag"] == flag]
+        if len(sel) == 0:
+            continue
+        y = [100 * sel[f"win_{int(s)}"].iloc[i] for i, s in enumerate(sel["seat"])]
+        hover = [
+            f"ply {p}: {labels[int(s)]} {m} ({sym}), -{100 * d:.0f} points; the policy: {b}"
+            for p, s, m, d, b in zip(sel["ply"], sel["seat"], sel["move"], sel["drop"], sel["best"])
+        ]
+        fig.add_trace(
+            go.Scatter(
+                x=sel["ply"],
+                y=y,
+                mode="markers+text",
+                name=flag,
+                text=[sym] * len(sel),
+                textposition="top center",
+                marker={"size": 12, "symbol": "x"},
+                customdata=sel["ply"],
+                hovertext=hover,
+                hoverinfo="text",
+            )
+        )
+    if current is not None:
+        fig.add_vline(x=current, line_dash="dot")
+    fig.update_layout(
+        xaxis_title="ply", yaxis_title="win chance (%)", yaxis_range=[0, 100], height=320, margin={"t": 30}
+    )
+    return fig
