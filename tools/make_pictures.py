@@ -1,71 +1,84 @@
-"""Redraw the README's board picture: ``python docs/make_pictures.py``.
+"""Redraw the README's board pictures: ``python tools/make_pictures.py``.
 
-Renders a mid-game USA position with ttr_lab's own plotly drawing and takes
-a screenshot with Debian's headless Chromium (no kaleido needed).
+Plays seeded games with the greedy bots, draws each board with ttr_lab's own
+plotly figure (:func:`ttr_lab.render.board_figure`, at its natural size:
+900 pixels wide) and screenshots it in Debian's headless Chromium through
+Playwright (no kaleido, never ``playwright install``):
+
+* ``docs/board-usa.png``: USA after 150 moves, Ada's tickets ringed;
+* ``docs/board-europe.png``: Europe after 160 moves;
+* ``docs/board-world.png``: Rails & Sails World after 160 moves.
+
+``--svg`` also writes each board's static SVG (:func:`ttr_lab.svg.board_svg`)
+beside its picture, for comparison.
 """
 
 from __future__ import annotations
 
-import subprocess
+import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
 
-import ttr_lab
-from ttr_lab.bots import make_bot
-from ttr_lab.render import board_figure
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-HERE = Path(__file__).resolve().parent
-CHROMIUM = "/usr/bin/chromium"
+import ttr_lab  # noqa: E402
+from ttr_lab.bots import make_bot  # noqa: E402
+from ttr_lab.render import board_figure  # noqa: E402
+from ttr_lab.svg import board_svg  # noqa: E402
+
+DOCS = ROOT / "docs"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
-def screenshot(fig, out: Path, width: int = 1100, height: int = 720) -> None:
-    fig.update_layout(width=width, height=height)
+def played(edition: str, players: int | list[str], seed: int, plies: int) -> ttr_lab.GameState:
+    game = ttr_lab.new_game(edition, players=players, seed=seed)
+    bots = [make_bot("greedy", seed=i) for i in range(game.num_players)]
+    while not game.is_over and game.ply < plies:
+        p = game.current_player
+        game.play(bots[p].choose(game.view(p)))
+    return game
+
+
+def screenshot(page, fig, out: Path) -> None:
+    """The figure as a static plot, at its own size."""
+    width, height = int(fig.layout.width), int(fig.layout.height)
     with tempfile.TemporaryDirectory() as tmp:
         html = Path(tmp) / "board.html"
         fig.write_html(html, include_plotlyjs=True, full_html=True, config={"staticPlot": True})
-        subprocess.run(
-            [
-                CHROMIUM,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                f"--user-data-dir={tmp}/profile",
-                "--hide-scrollbars",
-                f"--window-size={width},{height}",
-                "--virtual-time-budget=4000",
-                f"--screenshot={out}",
-                html.as_uri(),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(html.as_uri())
+        page.wait_for_selector(".main-svg")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": width, "height": height})
+    print("wrote", out.relative_to(ROOT), f"({width} x {height})")
 
 
-def main() -> None:
-    game = ttr_lab.new_game("usa", players=["Ada", "Bob", "Cy"], seed=11)
-    bots = [make_bot("greedy", seed=i) for i in range(3)]
-    while not game.is_over and game.ply < 150:
-        p = game.current_player
-        game.play(bots[p].choose(game.view(p)))
-    tickets = game.tickets(0)
-    fig = board_figure(game, tickets=tickets, title="ttr_lab: a USA game after 150 moves (Ada's tickets starred)")
-    screenshot(fig, HERE / "board-usa.png")
-    print("wrote", HERE / "board-usa.png")
-    for edition, name in (("europe", "board-europe.png"), ("rails_and_sails", "board-world.png")):
-        game = ttr_lab.new_game(edition, players=3, seed=4)
-        bots = [make_bot("greedy", seed=i) for i in range(3)]
-        while not game.is_over and game.ply < 160:
-            p = game.current_player
-            game.play(bots[p].choose(game.view(p)))
-        screenshot(board_figure(game, title=f"ttr_lab: {game.edition.title} after 160 moves"), HERE / name)
-        print("wrote", HERE / name)
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--svg", action="store_true", help="also write each board's static SVG")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    usa = played("usa", ["Ada", "Bob", "Cy"], seed=11, plies=150)
+    boards = [
+        ("board-usa", usa, {"tickets": usa.tickets(0)}, "ttr_lab: a USA game after 150 moves (Ada's tickets ringed)"),
+    ]
+    for edition, name in (("europe", "board-europe"), ("rails_and_sails", "board-world")):
+        game = played(edition, 3, seed=4, plies=160)
+        boards.append((name, game, {}, f"ttr_lab: {game.edition.title} after 160 moves"))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        for name, game, extra, title in boards:
+            screenshot(page, board_figure(game, title=title, **extra), DOCS / f"{name}.png")
+            if args.svg:
+                (DOCS / f"{name}.svg").write_text(board_svg(game, title=title, **extra), encoding="utf-8")
+                print("wrote", f"docs/{name}.svg")
+        browser.close()
+    return 0
 
 
 if __name__ == "__main__":

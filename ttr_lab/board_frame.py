@@ -1,0 +1,171 @@
+"""The frame of a board picture: its size in pixels and the ranges it shows (standard library only).
+
+:func:`frame` places the labels (:mod:`ttr_lab.board_labels`) for a plot of
+a given size, then sets the ranges to hold every city, car space, label and
+badge with a small margin, so no label is clipped at the plot's edge.  The
+labels are placed 3% larger than they are drawn, so a plot a little smaller
+than planned still holds them.  :func:`board_frame` adds the title and the
+legend around the plot (the legend's height is worked out from its entries,
+as plotly lays out a horizontal legend).
+
+>>> from ttr_lab.data import load_map
+>>> f = frame(load_map("usa"), 880)
+>>> all(f.inside(lab.box()) for lab in f.labels)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .board_geometry import Geometry, Point, geometry
+from .board_labels import BADGE_R, CITY_PX, Label, place_labels, text_width
+from .data import Map
+
+__all__ = ["SIDE_PX", "LEGEND_PX", "LEGEND_ROW_PX", "Frame", "frame", "board_frame", "legend_rows", "legend_height"]
+
+Box = tuple[float, float, float, float]
+SIDE_PX = 10.0  # left and right margins of a board picture
+LEGEND_PX = 11.0  # legend font size
+LEGEND_ROW_PX = 20.0
+_MAX_ASPECT = 0.64  # a board taller than this (height / width) is fitted by its height
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A plot ``width`` by ``height`` pixels showing ``xrange`` by ``yrange`` at ``scale`` px per unit."""
+
+    width: float
+    height: float
+    xrange: tuple[float, float]
+    yrange: tuple[float, float]
+    scale: float
+    labels: tuple[Label, ...]
+    badges: dict[str, Point]  # harbor city -> where its harbor badge goes
+
+    def inside(self, box: tuple[float, float, float, float]) -> bool:
+        x0, x1, y0, y1 = box
+        eps = 1e-9
+        return (
+            x0 >= self.xrange[0] - eps
+            and x1 <= self.xrange[1] + eps
+            and y0 >= self.yrange[0] - eps
+            and y1 <= self.yrange[1] + eps
+        )
+
+
+_MARGIN_PX = 6.0  # between the outermost drawing and the plot's edge
+_SAFETY = 0.97  # labels are placed a little larger than they will be drawn
+_FRAMES: dict[tuple[int, float, float | None], tuple[Map, Frame]] = {}
+
+
+def frame(m: Map, width: float, height: float | None = None) -> Frame:
+    """Labels placed and ranges set for a plot ``width`` (by ``height``, or as tall as the map needs) pixels.
+
+    The ranges hold every city, space and label with a small margin; when
+    both sizes are given the map is centred in the plot.  Cached per map and
+    size.
+    """
+    key = (id(m), float(width), None if height is None else float(height))
+    cached = _FRAMES.get(key)
+    if cached is not None and cached[0] is m:
+        return cached[1]
+    geo = geometry(m)
+    x0, x1, y0, y1 = geo.bounds
+    start = _fit(width, height, x1 - x0, y1 - y0, 2 * _MARGIN_PX)
+    bases = (CITY_PX, CITY_PX - 2, CITY_PX - 3)
+    for base in bases:  # a smaller font all over only if some label found no room
+        scale = start
+        for _ in range(6):
+            labels, badges, failed = place_labels(m, geo, scale * _SAFETY, base, give_up=base != bases[-1])
+            ext = _extent(geo, labels, badges, _MARGIN_PX / (scale * _SAFETY))
+            fitted = _fit(width, height, ext[1] - ext[0], ext[3] - ext[2], 0.0)
+            if fitted >= scale * _SAFETY * 0.999:
+                break
+            scale = fitted
+        else:  # pragma: no cover - labels stay within a few pixels of the map, so this converges
+            fitted = scale * _SAFETY
+        if not failed:
+            break
+    if height is None:
+        height = float(math.ceil((ext[3] - ext[2]) * fitted - 1e-6))
+    xr, yr = _center(ext, width, height, fitted)
+    f = Frame(width, height, xr, yr, fitted, tuple(labels), badges)
+    if len(_FRAMES) > 32:
+        _FRAMES.clear()
+    _FRAMES[key] = (m, f)
+    return f
+
+
+def _fit(width: float, height: float | None, dx: float, dy: float, margin: float) -> float:
+    s = (width - margin) / max(dx, 1e-9)
+    if height is not None:
+        s = min(s, (height - margin) / max(dy, 1e-9))
+    return max(s, 1e-9)
+
+
+def _extent(geo: Geometry, labels: list[Label], badges: dict[str, Point], pad: float) -> Box:
+    x0, x1, y0, y1 = geo.bounds
+    for lab in labels:
+        b = lab.box()
+        x0, x1, y0, y1 = min(x0, b[0]), max(x1, b[1]), min(y0, b[2]), max(y1, b[3])
+    r = BADGE_R / _MARGIN_PX * pad
+    for bx, by in badges.values():
+        x0, x1, y0, y1 = min(x0, bx - r), max(x1, bx + r), min(y0, by - r), max(y1, by + r)
+    return (x0 - pad, x1 + pad, y0 - pad, y1 + pad)
+
+
+def _center(ext: Box, width: float, height: float, s: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    x0, x1, y0, y1 = ext
+    extra_x = max(width / s - (x1 - x0), 0.0) / 2
+    extra_y = max(height / s - (y1 - y0), 0.0) / 2
+    return (x0 - extra_x, x1 + extra_x), (y0 - extra_y, y1 + extra_y)
+
+
+# --------------------------------------------------------------------------- the whole picture
+
+
+def legend_item_px(name: str) -> float:
+    """Width of one horizontal legend entry: its sample, then its text."""
+    return text_width(name, LEGEND_PX) + 46.0
+
+
+def legend_rows(names: list[str], width: float) -> tuple[int, float]:
+    """Rows and column width of a horizontal legend wrapped at ``width`` pixels (as plotly lays it out).
+
+    One row if every entry fits; else a grid whose columns are as wide as the widest entry.
+    """
+    widths = [legend_item_px(n) for n in names]
+    if sum(widths) <= width:
+        return 1, 0.0
+    col = max(widths)
+    cols = max(1, int(width // col))
+    return -(-len(names) // cols), col
+
+
+def legend_height(names: list[str], width: float) -> float:
+    """Height of a horizontal legend of ``names`` wrapped at ``width`` pixels (0 if empty)."""
+    if not names:
+        return 0.0
+    return legend_rows(names, width)[0] * LEGEND_ROW_PX + 8.0
+
+
+def board_frame(
+    m: Map, width: float, height: float | None, top: float, legend: list[str]
+) -> tuple[Frame, float, float]:
+    """The frame of a ``width`` x ``height`` picture with ``top`` pixels of title and a legend below.
+
+    Returns ``(frame, bottom margin, total height)``; without a height the
+    picture is as tall as the map needs (at most 0.64 of its width, plus the
+    title and the legend).
+    """
+    bottom = legend_height(legend, width - 2 * SIDE_PX) + 4.0
+    plot_w = width - 2 * SIDE_PX
+    if height is None:
+        f = frame(m, plot_w)
+        if f.height > _MAX_ASPECT * width:
+            f = frame(m, plot_w, float(round(_MAX_ASPECT * width)))
+    else:
+        f = frame(m, plot_w, max(float(height) - top - bottom, 60.0))
+    return f, bottom, top + f.height + bottom

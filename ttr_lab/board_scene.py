@@ -1,0 +1,282 @@
+"""What a board drawing shows, resolved from a map or a game state (standard library only).
+
+:class:`Scene` turns the arguments of :func:`ttr_lab.render.board_figure` and
+:func:`ttr_lab.svg.board_svg` into plain facts: who owns which route, the
+seats' names, colours and marks, stations and harbors, highlights, paths,
+ticket cities and each player's last move.  The plotly figure and the SVG
+are two drawings of one scene.
+
+A game state (or a player's view) is duck-typed: ``.map``,
+``route_owners()``, ``player_names``, ``buildings()`` and ``move_stack``
+(for the last moves) are read when present.
+
+>>> from ttr_lab.data import load_map
+>>> scene = Scene(load_map("usa"), owners={1: 0}, player_names=["Ada", "Bo"])
+>>> scene.names, scene.owners
+(['Ada', 'Bo'], {1: 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .board_geometry import Geometry, geometry
+from .data import Map, Route, Ticket
+from .errors import NotFoundError, WrongTypeError
+
+__all__ = [
+    "PLAYER_COLORS",
+    "ROUTE_COLORS",
+    "PATH_COLORS",
+    "SEAT_MARKS",
+    "STYLES",
+    "LAST_MOVE",
+    "Scene",
+    "resolve_map",
+    "route_facts",
+    "contrast",
+    "tunnel_edge",
+    "style_of",
+]
+
+#: Seat colours: blue, red, green, yellow, black, then purple and orange.  A
+#: claimed space is also edged in black and carries the seat's mark, so it is
+#: never taken for a card colour.
+PLAYER_COLORS = ("#1565c0", "#d32f2f", "#2e7d32", "#f9a825", "#263238", "#7b1fa2", "#ef6c00")
+
+#: The mark each seat's pieces carry (plotly symbol names; the SVG draws the same shapes).
+SEAT_MARKS = ("circle", "diamond", "square", "triangle-up", "cross", "x", "pentagon")
+
+#: Map colour names as drawn.
+ROUTE_COLORS = {
+    "red": "#e53935",
+    "orange": "#fb8c00",
+    "yellow": "#fdd835",
+    "green": "#43a047",
+    "blue": "#1e88e5",
+    "pink": "#f06292",
+    "white": "#ffffff",
+    "black": "#212121",
+    "gray": "#9e9e9e",
+}
+
+#: Translucent colours for ``paths`` overlays, used in turn.
+PATH_COLORS = (
+    "rgba(0,188,212,0.45)",
+    "rgba(233,30,99,0.40)",
+    "rgba(124,179,66,0.45)",
+    "rgba(255,152,0,0.45)",
+    "rgba(94,53,177,0.40)",
+    "rgba(121,85,72,0.45)",
+)
+
+#: Route styles in drawing order, and how the legend names them.
+STYLES = {
+    "train": "train route: one box a car",
+    "tunnel": "tunnel: dotted dark edge",
+    "ferry": "ferry: L = locomotive space",
+    "ship": "ship route: ovals",
+    "paired": "paired route: two rows, 2 cards a space",
+}
+
+
+#: The legend entry of the last-move halo.
+LAST_MOVE = "last move (halo)"
+
+
+def style_of(r: Route) -> str:
+    return "paired" if r.paired else r.kind
+
+
+def contrast(color: str) -> str:
+    """Dark or white ink, whichever reads better on ``color`` (``#rrggbb``)."""
+    h = color.lstrip("#")
+    if len(h) != 6 or not color.startswith("#"):
+        return "#ffffff"
+    try:
+        r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return "#ffffff"
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def tunnel_edge(color: str) -> str:
+    """A tunnel's dotted edge on a space of ``color``: dark, or light on the black spaces."""
+    h = color.lstrip("#")
+    try:
+        r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return "#111111"
+    return "#e0e0e0" if 0.299 * r + 0.587 * g + 0.114 * b < 60 else "#111111"
+
+
+def resolve_map(obj: Any) -> Map:
+    """The map of a Map, an edition or a game state (or a view)."""
+    if isinstance(obj, Map):
+        return obj
+    for holder in (obj, getattr(obj, "edition", None)):
+        m = getattr(holder, "map", None)
+        if m is not None and not callable(m) and hasattr(m, "routes") and hasattr(m, "cities"):
+            return m  # type: ignore[no-any-return]
+    if hasattr(obj, "routes") and hasattr(obj, "cities") and hasattr(obj, "route"):
+        return obj  # type: ignore[no-any-return]
+    raise WrongTypeError(f"a board needs a Map, an edition or a game state, not {type(obj).__name__}")
+
+
+def _from_obj(obj: Any, name: str) -> Any:
+    value = getattr(obj, name, None)
+    if callable(value):
+        value = value()
+    return value
+
+
+def _route_id(m: Map, item: Any) -> int:
+    rid = getattr(item, "id", item)
+    if not isinstance(rid, int) or isinstance(rid, bool) or not m.has_route(rid):
+        raise NotFoundError(f"no route {item!r} on map {m.id}")
+    return rid
+
+
+def _city_map(m: Map, value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        return {}
+    for c in value:
+        if not m.has_city(c):
+            raise NotFoundError(f"no city {c!r} on map {m.id}")
+    return {c: s for c, s in value.items() if s is not None}
+
+
+def _ticket_cities(m: Map, t: Any) -> tuple[tuple[str, ...], str]:
+    if isinstance(t, int) and not isinstance(t, bool):
+        t = m.ticket(t)
+    if isinstance(t, Ticket) or hasattr(t, "cities"):
+        cities = tuple(t.cities)
+        label = "–".join(cities) + (f" ({t.points})" if hasattr(t, "points") else "")
+    else:
+        cities = tuple(t)
+        label = "–".join(cities)
+    for c in cities:
+        if not m.has_city(c):
+            raise NotFoundError(f"no city {c!r} on map {m.id}")
+    return cities, label
+
+
+def route_facts(r: Route) -> list[str]:
+    """A route in words, two short lines (for hover texts and SVG titles)."""
+    kind = "paired" if r.paired else r.kind
+    facts = f"{r.length} {r.color}" + ("" if kind == "train" else f" {kind}")
+    if r.kind == "ferry":
+        facts += f", {r.locomotives} locomotive space{'s' if r.locomotives != 1 else ''}"
+    if r.double_of is not None:
+        facts += f", double of {r.double_of}"
+    return [f"{r.a} – {r.b} #{r.id}", facts]
+
+
+class Scene:
+    """Everything one drawing shows, resolved and checked (unknown routes and cities raise ``NotFoundError``)."""
+
+    def __init__(
+        self,
+        obj: Any,
+        *,
+        owners: Mapping[int, int] | None = None,
+        player_colors: Sequence[str] | None = None,
+        player_names: Sequence[str] | None = None,
+        highlight: Iterable[Any] = (),
+        paths: Iterable[Any] = (),
+        tickets: Iterable[Any] = (),
+        stations: Mapping[str, int] | None = None,
+        harbors: Mapping[str, int] | None = None,
+        last_moves: bool = True,
+    ) -> None:
+        self.map: Map = resolve_map(obj)
+        m = self.map
+        self.geo: Geometry = geometry(m)
+        if owners is None:
+            owners = _from_obj(obj, "route_owners")
+        if player_names is None:
+            player_names = _from_obj(obj, "player_names")
+        built = _from_obj(obj, "buildings") or {}
+        if stations is None:
+            stations = built.get("station")
+        if harbors is None:
+            harbors = built.get("harbor")
+        self.owners = {_route_id(m, k): v for k, v in dict(owners or {}).items() if v is not None}
+        self.stations = _city_map(m, stations)
+        self.harbors = _city_map(m, harbors)
+        used = [*self.owners.values(), *self.stations.values(), *self.harbors.values()]
+        n_seats = max(len(player_names or ()), max(used) + 1 if used else 0)
+        self.names = [
+            str(player_names[i]) if player_names and i < len(player_names) else f"Player {i + 1}"
+            for i in range(n_seats)
+        ]
+        colors = tuple(player_colors or PLAYER_COLORS)
+        self.seat_color = [colors[i % len(colors)] for i in range(n_seats)]
+        self.seat_mark = [SEAT_MARKS[i % len(SEAT_MARKS)] for i in range(n_seats)]
+        self.highlight = [_route_id(m, h) for h in highlight]
+        self.styles = [s for s in STYLES if any(style_of(r) == s for r in m.routes)]
+        self.paths: list[tuple[str, list[int], str]] = []
+        for i, p in enumerate(paths):
+            ids = [_route_id(m, r) for r in getattr(p, "routes", p)]
+            name = getattr(p, "name", None)
+            self.paths.append(
+                (name if isinstance(name, str) else f"path {i + 1}", ids, PATH_COLORS[i % len(PATH_COLORS)])
+            )
+        self.tickets = [_ticket_cities(m, t) for t in tickets]
+        self.ticket_notes: dict[str, list[str]] = {}
+        for cities, label in self.tickets:
+            for c in cities:
+                self.ticket_notes.setdefault(c, []).append(label)
+        #: seat -> ("route", id) or ("station"/"harbor", city): each player's last claim or build
+        self.last: dict[int, tuple[str, Any]] = self._last_moves(obj) if last_moves else {}
+        self.show_last = bool(last_moves)
+
+    def _last_moves(self, obj: Any) -> dict[int, tuple[str, Any]]:
+        """Walk the public history back; a claim's or a build's seat is its piece's owner now."""
+        stack = _from_obj(obj, "move_stack")
+        if not isinstance(stack, Sequence):
+            return {}
+        last: dict[int, tuple[str, Any]] = {}
+        built = {"station": self.stations, "harbor": self.harbors}
+        for move in reversed(stack):
+            verb = getattr(move, "verb", "")
+            if verb == "claim":
+                rid = getattr(move, "route", None)
+                seat = self.owners.get(rid) if isinstance(rid, int) else None
+                if seat is not None and seat not in last:
+                    last[seat] = ("route", rid)
+            elif verb in built:
+                city = getattr(move, "city", None)
+                seat = built[verb].get(city) if isinstance(city, str) else None
+                if seat is not None and seat not in last:
+                    last[seat] = (verb, city)
+            if len(last) == len(self.names):
+                break
+        return last
+
+    def last_route_of(self) -> dict[int, int]:
+        """route id -> seat, for the routes that are a player's last move."""
+        return {v[1]: s for s, v in self.last.items() if v[0] == "route"}
+
+    def legend_names(self) -> list[str]:
+        """The legend's entries in order (both drawings show these, and size the picture by them)."""
+        items = [(100 + i, STYLES[s]) for i, s in enumerate(self.styles)]
+        items += [(200 + i, f"claimed by {n}") for i, n in enumerate(self.names)]
+        items += [(300 + i, p[0]) for i, p in enumerate(self.paths)]
+        if self.highlight:
+            items.append((400, "highlight"))
+        if self.show_last and self.names:
+            items.append((450, LAST_MOVE))
+        for rank, name, shown in (
+            (500, "tickets", self.tickets),
+            (510, "stations", self.stations),
+            (520, "harbors", self.harbors),
+        ):
+            if shown:
+                items.append((rank, name))
+        return [n for _, n in sorted(items)]
+
+    def owner_name(self, rid: int) -> str | None:
+        seat = self.owners.get(rid)
+        return self.names[seat] if seat is not None else None

@@ -1,0 +1,180 @@
+"""Redraw a board figure in place: :func:`update_board` (re-exported by :mod:`ttr_lab.render`).
+
+Only what changed is set and sent: one ``plotly_restyle`` for every changed
+property of every trace, the layout (whose shapes hold the board's spaces)
+only when it changed, and a ``FigureWidget``'s synced snapshot refreshed by
+copying the changed traces alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import Any
+
+from plotly.basedatatypes import Undefined
+
+from .render_figure import build_from
+
+__all__ = ["update_board"]
+
+
+def _key(trace: Any) -> tuple[str, str]:
+    return (trace.type, str(trace.meta if trace.meta is not None else trace.name))
+
+
+def update_board(fig: Any, obj: Any, **options: Any) -> Any:
+    """Redraw ``fig`` (a ``go.Figure`` or ``go.FigureWidget``) in place.
+
+    Takes the same options as :func:`~ttr_lab.render.board_figure`.  Traces
+    are matched by their ``meta`` key; only the properties whose value changed
+    are set, all in one ``plotly_restyle`` (a claim sends the pieces, the
+    clickable trace's owners and colours, not the board), so trace objects
+    (and callbacks registered with ``on_click``) survive.  Traces that appear
+    or disappear (a new path, a highlight) are added or removed.
+    The axis ranges are left alone unless the map changed, so the user's zoom
+    stays.  A ``FigureWidget``'s synced state is refreshed too, so a late or
+    reloaded view is not stale.
+
+    Returns ``fig``.
+
+    >>> from ttr_lab.data import load_map
+    >>> from ttr_lab.render import board_figure, route_trace_index
+    >>> usa = load_map("usa")
+    >>> fig = board_figure(usa, player_names=["Ada", "Bo"])
+    >>> k = route_trace_index(fig)
+    >>> _ = update_board(fig, usa, owners={1: 0}, player_names=["Ada", "Bo"])
+    >>> route_trace_index(fig) == k, fig.data[k].text[0]
+    (True, '<br>claimed by Ada')
+    """
+    traces, layout = build_from(obj, **options)
+    meta = fig.layout.meta
+    same_map = isinstance(meta, dict) and meta.get("map") == layout["meta"]["map"]
+    old = {_key(t): t for t in fig.data}
+    if len(old) != len(fig.data):  # not one of ours: start afresh
+        old = {}
+    wanted = [("scatter", t["meta"]) for t in traces]
+    fresh: set[tuple[str, str]] = set()
+    if [_key(t) for t in fig.data] != wanted:
+        keep = set(wanted)
+        fig.data = [t for t in fig.data if _key(t) in old and _key(t) in keep]
+        missing = [t for t, k in zip(traces, wanted) if k not in old]
+        if missing:
+            fig.add_traces(missing)
+        current = {_key(t): t for t in fig.data}
+        fig.data = [current[k] for k in wanted]
+        fresh = {k for k in wanted if k not in old}
+    edits: dict[int, dict[str, Any]] = {}
+    for i, (target, source) in enumerate(zip(fig.data, traces)):
+        if _key(target) not in fresh:
+            diff = _diff(source, target._props)  # plotly's stored values, read without a deep copy
+            if diff:
+                edits[i] = diff
+    if edits:
+        # One restyle for every changed property of every trace.  plotly_restyle sets the values
+        # as given: they are built like board_figure's, which plotly validated when it was made.
+        order = sorted(edits)
+        keys = sorted({k for d in edits.values() for k in d})
+        fig.plotly_restyle({k: [edits[i].get(k, Undefined) for i in order] for k in keys}, trace_indexes=order)
+    if same_map:
+        for axis in ("xaxis", "yaxis"):
+            layout[axis].pop("range", None)
+    batch = fig.batch_update() if hasattr(fig, "batch_update") else contextlib.nullcontext()
+    with batch:
+        relaid = _assign(fig.layout, layout, fig.layout._props)
+    if hasattr(fig, "_widget_data"):
+        _refresh_snapshot(fig, None if fresh or len(old) != len(fig.data) else edits, relaid)
+    return fig
+
+
+def _refresh_snapshot(fig: Any, edits: dict[int, dict[str, Any]] | None, relaid: bool) -> None:
+    """Refresh a FigureWidget's synced snapshot: copy what changed, share what did not.
+
+    A FigureWidget syncs ``_widget_data``/``_widget_layout`` only when built or
+    displayed; edits travel as one-off messages.  The snapshot is refreshed so a
+    view that connects later (Voila, a reload) is not stale.  Private plotly
+    API; the front end ignores it for live views.  ``edits`` (trace index ->
+    dotted property -> new value) says what changed; None: copy everything.
+    The new values are fresh lists that nothing changes in place afterwards,
+    so the snapshot may share them.
+    """
+    old = fig._widget_data
+    if edits is None or len(old) != len(fig._data):
+        fig._widget_data = copy.deepcopy(fig._data)
+    elif edits:
+        snap = list(old)
+        for i, diff in edits.items():
+            snap[i] = _with(old[i], diff)
+        fig._widget_data = snap
+    if relaid or fig._widget_layout != fig._layout_obj._props:
+        fig._widget_layout = copy.deepcopy(fig._layout_obj._props)
+
+
+def _with(trace: dict[str, Any], diff: dict[str, Any]) -> dict[str, Any]:
+    """A copy of snapshot ``trace`` with the dotted properties of ``diff`` set (None removes one)."""
+    out = dict(trace)
+    for key, value in diff.items():
+        *path, last = key.split(".")
+        node = out
+        for part in path:
+            child = node.get(part)
+            node[part] = dict(child) if isinstance(child, dict) else {}
+            node = node[part]
+        if value is None:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return value.to_plotly_json() if hasattr(value, "to_plotly_json") else value
+
+
+def _same(current: Any, new: Any) -> bool:
+    """Equal as plotly stores them (validated arrays may be tuples)."""
+    if isinstance(new, dict):
+        return (
+            isinstance(current, dict)
+            and current.keys() == new.keys()
+            and all(_same(current[k], v) for k, v in new.items())
+        )
+    if isinstance(new, (list, tuple)):
+        return isinstance(current, (list, tuple)) and len(current) == len(new) and list(current) == list(new)
+    return bool(current == new)
+
+
+def _diff(props: dict[str, Any], current: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The dotted properties (``"marker.color"``) of a built trace that differ from the stored ones;
+    None for a stored property the trace no longer has.  Nested objects are compared key by key, so
+    a claim re-sends ``marker.color`` rather than the whole marker."""
+    out: dict[str, Any] = {}
+    for k in current:
+        if k not in props and k not in ("type", "uid") and current[k] is not None:
+            out[prefix + k] = None
+    for k, v in props.items():
+        if k == "type":
+            continue
+        cur = current.get(k)
+        if isinstance(v, dict) and isinstance(cur, dict) and v and k != "meta":  # meta is data, not an object
+            out.update(_diff(v, cur, f"{prefix}{k}."))
+        elif not _same(cur, v):
+            out[prefix + k] = v
+    return out
+
+
+def _assign(obj: Any, props: dict[str, Any], current: dict[str, Any], prefix: str = "") -> bool:
+    """Set (validated) the layout properties that differ from ``props``; True if any did.
+
+    Properties that ``props`` lacks are kept: what the user or plotly added,
+    such as a zoomed range or the template.
+    """
+    changed = False
+    for k, v in props.items():
+        cur = current.get(k)
+        if isinstance(v, dict) and isinstance(cur, dict) and v and k != "meta":  # meta is data, not an object
+            changed = _assign(obj, v, cur, f"{prefix}{k}.") or changed
+        elif not _same(cur, v):
+            obj[prefix + k] = v
+            changed = True
+    return changed
