@@ -19,6 +19,10 @@ Figures (targets from the project's issue tracker):
   (2 and 3 players); the win chance of one seat (the seat to move: the
   advice's top move) against who won; deciles table, Brier score, and the
   baseline "the current points leader wins" (ties shared);
+* **review**: known-bad moves injected into playout games (late tickets
+  kept in full, claims off the ticket network paying wilds): the share
+  flagged, against a ground truth at ``--truth`` playouts, and the swing of
+  the drop between two reruns with different seeds;
 * **stability**: mid-game positions, the top move at ``--playouts`` and at
   10x that budget, agreement rate with its interval.
 """
@@ -202,6 +206,98 @@ def stability(count: int, playouts: int) -> None:
     )
 
 
+# ---------------------------------------------------------------- review
+def inject(g: ttr_lab.GameState, rng: random.Random) -> str | None:
+    """Play a known-bad move for the seat to move, if one applies: new tickets
+    late (15 pieces or fewer, then keep them all), or a claim off the ticket
+    network paying the most wilds.  Returns its kind."""
+    from ttr_lab.analysis import next_claims
+
+    v = g.view(g.current_player)
+    if g.phase.name != "TURN":
+        return None
+    legal = list(v.legal_moves)
+    if v.pieces[v.player] <= 15 and ttr_lab.DrawTickets() in legal and rng.random() < 0.7:
+        g.play(ttr_lab.DrawTickets())
+        keeps = list(g.legal_moves)
+        g.play(max(keeps, key=lambda m: (len(m.tickets), str(m))))
+        return "late tickets"
+    net = {c.route for c in next_claims(v, v.player)}
+    wilds = {v.edition.card_types[i].name for i in v.edition.wild_cards}
+    off = [m for m in legal if isinstance(m, ttr_lab.ClaimRoute) and m.route not in net]
+    off = [m for m in off if sum(k for n, k in m.cards if n in wilds) >= 1]
+    if not off:
+        return None
+    g.play(max(off, key=lambda m: (sum(k for n, k in m.cards if n in wilds), str(m))))
+    return "wasteful claim"
+
+
+def review_check(games: int, playouts: int, truth: int) -> None:
+    from ttr_lab.analysis import review
+    from ttr_lab.analysis.advisor import evaluate_moves, paired
+    from ttr_lab.playout import PlayoutBot
+
+    rng = random.Random(7)
+    rows = []
+    t = time.perf_counter()
+    for i in range(games):
+        g = ttr_lab.new_game("usa", players=2, seed=4000 + i)
+        bots = [make_bot("playout", 10 * i + p) for p in range(2)]
+        marks = {}
+        targets = set(rng.sample(range(15, 90), 6))
+        while not g.is_over:
+            if g.ply in targets and g.ply not in marks:
+                before, at = g.copy(), g.ply + 1
+                kind = inject(g, rng)
+                if kind is not None:
+                    marks[at] = (kind, before)
+                    continue
+            p = g.current_player
+            g.push(bots[p].choose(g.view(p)))
+        if not marks:
+            continue
+        df1 = review(g, playouts=playouts, seed=1, plies=marks, progress=False)
+        df2 = review(g, playouts=playouts, seed=2, plies=marks, progress=False)
+        for (_, r1), (_, r2) in zip(df1.iterrows(), df2.iterrows()):
+            kind, before = marks[int(r1["ply"])]
+            v = before.view(before.current_player)
+            bad = g.move_stack[int(r1["ply"]) - 1]
+            res, _ = evaluate_moves(v, [bad, PlayoutBot(0).choose(v)], playouts=2 * truth, seed=99, halving=False)
+
+            class W:
+                def __init__(self, st):
+                    self.values = st.win_values
+
+            d, se, _ = paired(W(res[1][1]), W(res[0][1]))
+            rows.append((kind, d, se, r1["drop"], r1["flag"], r2["drop"], r2["flag"]))
+    dt = time.perf_counter() - t
+    print(
+        f"review check: {len(rows)} injected moves in {games} 2-player USA playout games, review at {playouts} "
+        f"playouts per move, ground truth at {truth} ({dt:.0f} s, {load()})"
+    )
+    really = [r for r in rows if r[1] >= 0.05 and r[1] > 1.96 * r[2]]
+    for kind in sorted({r[0] for r in rows}):
+        sel = [r for r in rows if r[0] == kind]
+        print(
+            f"  {kind}: n={len(sel)}, true drop mean {100 * statistics.fmean(r[1] for r in sel):.1f} points, "
+            f"flagged {interval(sum(1 for r in sel if r[4]), len(sel))}"
+        )
+    print(
+        f"  truly bad (true drop >= 5 points, significant): {len(really)}; "
+        f"detected (any flag): {interval(sum(1 for r in really if r[4]), len(really))}"
+    )
+    print(
+        f"  flagged although not truly bad: {sum(1 for r in rows if r[4] and r not in really)} of "
+        f"{len(rows) - len(really)}"
+    )
+    swing = [abs(r[3] - r[5]) for r in rows]
+    agree = sum(1 for r in rows if r[4] == r[6])
+    print(
+        f"  rerun with another seed: mean |drop1 - drop2| = {100 * statistics.fmean(swing):.1f} points "
+        f"(max {100 * max(swing):.1f}); same flag {interval(agree, len(rows))}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="speed,strength,calibration,stability")
@@ -209,6 +305,7 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=24, help="advisor playouts per move / position")
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--every", type=int, default=15)
+    ap.add_argument("--truth", type=int, default=200, help="review: ground-truth playouts per move")
     ap.add_argument("--which", default="both", help="strength: playout, advisor or both")
     args = ap.parse_args()
     parts = args.only.split(",")
@@ -221,6 +318,8 @@ def main() -> None:
         calibration(args.positions, args.every, args.playouts)
     if "stability" in parts:
         stability(args.positions, args.playouts)
+    if "review" in parts:
+        review_check(args.games, args.playouts, args.truth)
 
 
 if __name__ == "__main__":

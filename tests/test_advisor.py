@@ -185,3 +185,29 @@ def test_the_advisor_bot_plays_legal_moves():
         g.play(m)
     assert bot.calls > 0
     assert isinstance(make_bot("advisor", 3), AdvisorBot)
+
+
+def test_the_advice_panel_shows_the_seats_fair_view_only():
+    pytest.importorskip("ipywidgets")
+    from ttr_lab.widgets.advice import AdvicePanel
+
+    g = GameState.from_dict(bot_game("usa", 11, 3, 60).to_dict())
+    p = g.current_player
+    panel = AdvicePanel(g, p, playouts=12, seed=2)
+    a = panel.refresh()
+    assert a is not None and panel.hints.value == ""
+    for q in range(3):
+        assert g.view(p).player_names[q] in panel.bars.value
+    panel.button.click()
+    shown = (panel.bars.value, panel.hints.value)
+    assert str(a.moves[0].move) in panel.hints.value
+    other = next(iter(hidden_variants(g, p)))
+    twin = AdvicePanel(other, p, playouts=12, seed=2)
+    twin.hint()
+    assert (twin.bars.value, twin.hints.value) == shown  # the page cannot tell the hidden cards apart
+    waiting = AdvicePanel(g, (p + 1) % 3, playouts=6)
+    waiting.hint()
+    assert "no hint" in waiting.hints.value
+    done = play_game("usa", [make_bot("playout", 1), make_bot("playout", 2)], seed=4)
+    over = AdvicePanel(done, 0, playouts=4)
+    assert over.refresh() is None and "over" in over.bars.value
