@@ -362,6 +362,33 @@ def hidden_variants(g: GameState, p: int):
                         seq[seq.index(t)] = other
                 d["ticket_deck"][d["ticket_deck"].index(other)] = t
                 candidates.append(d)
+        # a card or a kept ticket swapped between two other seats (all a view cannot
+        # tell apart once the decks are empty)
+        for r in range(q + 1, g.n):
+            if r == p:
+                continue
+            mine, theirs = base["hands"][q], base["hands"][r]
+            pair = next(
+                ((a, b) for a in sorted(mine) for b in sorted(theirs) if a != b and pile_of[a] == pile_of[b]), None
+            )
+            if pair is not None:
+                a, b = pair
+                d = copy.deepcopy(base)
+                for seat, old, new in ((q, a, b), (r, b, a)):
+                    hand = d["hands"][seat]
+                    hand[old] -= 1
+                    if not hand[old]:
+                        del hand[old]
+                    hand[new] = hand.get(new, 0) + 1
+                candidates.append(d)
+            tq, tr = base["tickets"][q], base["tickets"][r]
+            tpair = next(((a, b) for a in tq for b in tr if kind[a] == kind[b] and a not in tr and b not in tq), None)
+            if tpair is not None:
+                a, b = tpair
+                d = copy.deepcopy(base)
+                d["tickets"][q][tq.index(a)] = b
+                d["tickets"][r][tr.index(b)] = a
+                candidates.append(d)
         choices = base["extra"].get("piece_choices")
         if choices and choices[q] is not None:
             lo, hi = ed.train_range

@@ -211,7 +211,10 @@ def test_views_hide_hidden_information(name, opts, seed, players, plies):
     pending tickets, and none changes when those change (nothing derivable)."""
     g = random_game(name, seed, players, plies, **opts)
     tried = assert_views_hide_secrets(g)
-    assert tried > 0
+    d = g.to_dict()
+    # with two seats and the card and ticket decks empty, the other seat's hand
+    # and tickets are all that is left: derivable, so nothing can vary
+    assert tried > 0 or (players == 2 and not any(d["decks"].values()) and not d["ticket_deck"])
     for p in range(players):
         assert "box" not in g.view(p).to_dict()  # Europe's unkept long tickets are nobody's to see
 

@@ -27,6 +27,14 @@ The base moves and their notation:
 ``pass``                        no legal action: the turn passes
 ==============================  ==========================================
 
+A record may add what chance produced to a move (see :mod:`ttr_lab.outcomes`;
+:func:`parse_move` ignores it): ``blind =red``,
+``faceup 3 =loco/red,blue,green,white,black`` (the refill, then the row a
+reset deals), ``tickets =3,17,25``, ``claim 45 red:3 =red,loco,blue`` (a
+tunnel's reveal), ``?`` for what the recording seat could not see
+(``blind =?``), and another seat's hidden decisions (``keep ? ?``,
+``pieces ?``).
+
 Examples
 --------
 >>> from ttr_lab.moves import parse_move, ClaimRoute
@@ -514,8 +522,15 @@ def parse_move(text: str) -> Move:
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidMoveError(f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT})")
     words = text.split()
+    if words and words[-1][:1] == "=":  # a recorded chance outcome follows the move (see parse_outcome)
+        words.pop()
     if not words:
         raise InvalidMoveError("empty move text")
+    if "?" in words:
+        raise InvalidMoveError(
+            f"{_clip(text)!r} is a decision the recording seat did not see: only a seat record holds it "
+            "(ttr_lab.outcomes.parse_recorded reads it)"
+        )
     verb, args = words[0], words[1:]
     classes = _VERBS.get(verb)
     if not classes:

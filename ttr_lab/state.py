@@ -49,6 +49,7 @@ from .position import fill_position, position_to_dict
 from .scoring import outcome as _outcome
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .core.chance import Chance
     from .scoring import Outcome
     from .view import PlayerView
 
@@ -73,12 +74,26 @@ class GameState:
     **options : edition options when ``edition`` is a name
     """
 
-    __slots__ = ("__dict__", "__weakref__", "edition", "n", "player_names", "seed", "_stack", "_moves", "_legal")
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "edition",
+        "n",
+        "player_names",
+        "seed",
+        "_stack",
+        "_moves",
+        "_legal",
+        "_chance",
+    )
 
     edition: Edition
     n: int
     player_names: tuple[str, ...]
     seed: int
+    #: transient, never part of the position or a snapshot: recorded or
+    #: forced chance outcomes (ttr_lab.core.chance); None in a game played from its seed
+    _chance: Chance | None
     # the base rules' position fields (editions add theirs; see Edition.fields_added)
     _phase: int
     _cur: int
@@ -124,6 +139,7 @@ class GameState:
         self._stack: list[tuple[Any, ...]] = []
         self._moves: list[Move] = []
         self._legal: LegalMoves | None = None
+        self._chance = None
 
     if TYPE_CHECKING:  # an edition's fields are set on the state by name
 
@@ -337,6 +353,8 @@ class GameState:
         """
         if isinstance(move, str):
             move = parse_move(move)
+        if self._chance is not None:
+            self._chance.bind(self)
         why = self.why_illegal(move)
         if why is not None:
             raise IllegalMoveError(move if isinstance(move, Move) else show_value(move), rule=why[0], reason=why[1])
@@ -351,6 +369,9 @@ class GameState:
         """
         d = self.__dict__
         snap = tuple(d.values())
+        ch = self._chance
+        if ch is not None and ch.fixups:  # a seat record's late binding of this position (core.chance)
+            snap = ch.bind(self, snap)
         try:
             self.edition._move_applies[type(move)](self, move)
         except KeyError:
@@ -388,6 +409,8 @@ class GameState:
         other = object.__new__(GameState)
         other._init(self.edition, self.player_names, self.seed)
         other.__dict__ = self.__dict__.copy()
+        if self._chance is not None:
+            other._chance = self._chance.passive()
         if stack:
             other._moves = list(self._moves)
             other._stack = list(self._stack)  # snapshots are tuples of immutable values: shared

@@ -64,18 +64,41 @@ class Decks(EditionBase):
         s._decks = tuple(decks)
 
     def take(self, s: GameState, pile: int) -> int:
-        """Top card of a pile, reshuffling its discard if the deck is empty; -1 if none (A2)."""
+        """Top card of a pile, reshuffling its discard if the deck is empty; -1 if none (A2).
+
+        The one place a card leaves a pile: with a chance slot set
+        (:mod:`ttr_lab.core.chance`) the card may be a recorded or forced one."""
+        ch = s._chance
+        if ch is not None:
+            return ch.take(self, s, pile)
         deck = s._decks[pile]
         if not deck:
-            disc = s._discards[pile]
-            if not disc:
+            deck = self.reshuffle(s, pile)
+            if not deck:
                 return -1
-            cards = list(disc)
-            self.rng(s).shuffle(cards)
-            deck = tuple(cards)
-            s._discards = s._discards[:pile] + ((),) + s._discards[pile + 1 :]
         s._decks = s._decks[:pile] + (deck[:-1],) + s._decks[pile + 1 :]
         return deck[-1]
+
+    def reshuffle(self, s: GameState, pile: int) -> tuple[int, ...]:
+        """The discard of an empty pile shuffled into its new deck (returned; the
+        discard is emptied, the caller stores the deck); ``()`` if the discard is empty."""
+        disc = s._discards[pile]
+        if not disc:
+            return ()
+        cards = list(disc)
+        self.rng(s).shuffle(cards)
+        s._discards = s._discards[:pile] + ((),) + s._discards[pile + 1 :]
+        return tuple(cards)
+
+    def cards_needed(self, s: GameState, move: Any) -> list[tuple[int, int]]:
+        """``(card, count)`` pairs ``move`` needs in the mover's hand: the cards
+        it pays, as far as they are cards of this edition (a seat record's
+        replay makes sure another seat's unseen cards can pay them)."""
+        cards = getattr(move, "cards", None)
+        if not isinstance(cards, tuple):
+            return []
+        index = self.card_index
+        return [(index[c[0]], c[1]) for c in cards if isinstance(c, tuple) and len(c) == 2 and c[0] in index]
 
     def pile_has_cards(self, s: GameState, pile: int) -> bool:
         return bool(s._decks[pile] or s._discards[pile])

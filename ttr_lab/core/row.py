@@ -70,6 +70,9 @@ class Row(Decks):
         self.check_reset(s)
 
     def _deal_new_row(self, s: GameState) -> None:
+        ch = s._chance
+        if ch is not None:
+            ch.new_row()
         row = []
         for pile, k in enumerate(self.row_split):
             for _ in range(k):

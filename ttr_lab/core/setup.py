@@ -57,7 +57,13 @@ class Setup(Tickets):
         """Give ``s`` (with ``n`` and ``seed`` set) every field, then set the game up."""
         for f in self.fields_added:
             setattr(s, f.attr, f.initial(self, s.n))
-        s._first = s._cur = self.first_seat(s.seed, s.n)
+        ch = s._chance
+        first = self.first_seat(s.seed, s.n)
+        if ch is not None and ch.first is not None and ch.first != first:
+            if self.options["first_player"] != "random":
+                raise TtrError(f"the deal's first player is seat {ch.first}, but option first_player is {first}")
+            first = ch.first
+        s._first = s._cur = first
         self.derive(s)
         self.setup(s)
 

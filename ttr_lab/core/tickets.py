@@ -46,14 +46,20 @@ class Tickets(Claiming):
     setup_rule: ClassVar[str] = "B1"
 
     # --------------------------------------------------------------- setup (B1)
+    def take_tickets(self, s: GameState, k: int) -> tuple[int, ...]:
+        """The top ``k`` tickets of the ticket deck, top first (the one place
+        tickets leave it; with a chance slot set they may be recorded or forced)."""
+        ch = s._chance
+        if ch is not None:
+            return ch.take_tickets(self, s, k)
+        deck = s._tdeck
+        s._tdeck = deck[: len(deck) - k]
+        return deck[-1 : -k - 1 : -1]
+
     def deal_setup_tickets(self, s: GameState) -> tuple[tuple[int, ...], ...]:
         """Deal each player's initial tickets from the top of the ticket deck."""
-        deal = []
         k = self.setup_tickets[0]
-        for _ in range(s.n):
-            deal.append(s._tdeck[-1 : -k - 1 : -1])
-            s._tdeck = s._tdeck[:-k]
-        return tuple(deal)
+        return tuple(self.take_tickets(s, k) for _ in range(s.n))
 
     def return_setup_tickets(self, s: GameState, returned: tuple[int, ...]) -> None:
         """Unkept initial tickets go to the bottom of the deck, the first returned lowest."""
@@ -108,9 +114,7 @@ class Tickets(Claiming):
 
     # --------------------------------------------------------------- effects
     def apply_tickets(self, s: GameState, move: DrawTickets) -> None:
-        k = min(self.draw_tickets[0], len(s._tdeck))
-        s._pending = s._tdeck[-1 : -k - 1 : -1]
-        s._tdeck = s._tdeck[:-k]
+        s._pending = self.take_tickets(s, min(self.draw_tickets[0], len(s._tdeck)))
         s._passes = 0
         s._phase = _KEEP
 

@@ -58,10 +58,10 @@ class LongTickets(Edition):
         if longs:
             self.rng(s).shuffle(longs)
         deal = []
+        ch = s._chance
         for _ in range(s.n):
-            first = (longs.pop(),) if longs else ()
-            deal.append(first + s._tdeck[-1:-4:-1])
-            s._tdeck = s._tdeck[:-3]
+            first = () if not longs else (longs.pop(),) if ch is None else (ch.pick_long(self, s, longs),)
+            deal.append(first + self.take_tickets(s, 3))
         s._box = tuple(longs)
         return tuple(deal)
 

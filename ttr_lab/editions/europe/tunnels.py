@@ -294,6 +294,13 @@ class Tunnels(Edition):
         s._passes = 0
         self.end_turn(s)
 
+    def cards_needed(self, s: GameState, move: Any) -> list[tuple[int, int]]:
+        """A tunnel's extra payment needs the reserved claim cards too."""
+        out = super().cards_needed(s, move)
+        if type(move) is PayTunnel and s._tunnel:
+            out = list(s._tunnel[1]) + out
+        return out
+
     # ------------------------------------------------------------------ consistency
     def cards_elsewhere(self, s: GameState) -> list[int]:
         return [*super().cards_elsewhere(s), *(s._tunnel[2] if s._tunnel else ())]
