@@ -61,7 +61,7 @@ def route_heatmap(
     **board
         Passed to :func:`~ttr_lab.render.board_figure` (``title=``, ``width=``...).
     """
-    fig = board_figure(obj, **board)
+    fig = board_figure(obj, last_moves=False, **board)
     routes = _trace(fig, "routes")
     ids = [int(r) for r in routes.customdata]
     z = [float(values.get(r, 0.0)) for r in ids]
@@ -102,7 +102,7 @@ def city_heatmap(
     **board: Any,
 ) -> go.Figure:
     """The board with a disc on every city, sized and coloured by ``values[city]``."""
-    fig = board_figure(obj, **board)
+    fig = board_figure(obj, last_moves=False, **board)
     cities = _trace(fig, "cities")
     names = [str(c) for c in cities.customdata]
     z = [float(values.get(c, 0.0)) for c in names]
