@@ -211,3 +211,15 @@ def test_the_advice_panel_shows_the_seats_fair_view_only():
     done = play_game("usa", [make_bot("playout", 1), make_bot("playout", 2)], seed=4)
     over = AdvicePanel(done, 0, playouts=4)
     assert over.refresh() is None and "over" in over.bars.value
+
+
+def test_include_evaluates_a_given_move_and_refuses_an_illegal_one():
+    g = bot_game("usa", 5, 2, 40)
+    v = g.view(g.current_player)
+    legal = list(v.legal_moves)
+    outside = [m for m in legal if m not in candidate_moves(v)]
+    assert outside
+    a = advise(v, playouts=16, seed=1, include=[outside[0]])
+    assert outside[0] in [m.move for m in a.moves]
+    with pytest.raises(ttr_lab.TtrError, match="include"):
+        advise(v, playouts=4, include=[ttr_lab.ClaimRoute(route=10**6, cards=())])

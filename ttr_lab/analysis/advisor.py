@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -370,6 +370,7 @@ def advise(
     weighted: bool = False,
     explain: bool = True,
     progress: bool | None = None,
+    include: Iterable[Move] = (),
 ) -> Advice:
     """Win chances and ranked moves from ``view``'s seat (see the module doc).
 
@@ -392,6 +393,10 @@ def advise(
         Write each move's explanation.
     progress : bool, optional
         A tqdm progress bar (default: in a Jupyter kernel).
+    include : moves
+        Legal moves to evaluate besides the candidates (e.g. the move a
+        player made, to see how it compares); a move that is not legal
+        raises TtrError.
 
     Raises
     ------
@@ -403,6 +408,14 @@ def advise(
     _budget(seconds, playouts)
     t0 = time.perf_counter()
     moves = candidate_moves(view, limit=candidates) if view.is_my_turn else []
+    extra = list(include)
+    if extra:
+        legal = _legal(view)
+        for x in extra:
+            if x not in legal:
+                raise TtrError(f"include: {x} is not a legal move for seat {view.player} here")
+            if x not in moves:
+                moves.append(x)
     results, used = evaluate_moves(
         view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress, protect=0
     )

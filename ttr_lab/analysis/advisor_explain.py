@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
+
 from ..errors import TtrError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
 from .odds import _pool
@@ -56,8 +58,14 @@ class Explainer:
         try:
             self.claims = {c.route: c for c in next_claims(view, self.me)} if view.tickets else {}
             self.paths = {t.id: p for t, p in ticket_paths(view, self.me)} if view.tickets else {}
+            forest = ticket_network(view, self.me) if view.tickets else None
         except TtrError:  # pragma: no cover - a view always shows its own tickets
-            self.claims, self.paths = {}, {}
+            self.claims, self.paths, forest = {}, {}, None
+        self.network = nx.MultiGraph()  # the cheapest network (owned and new routes)
+        if forest is not None:
+            for rid in forest.routes:
+                r = m.route(rid)  # type: ignore[arg-type]
+                self.network.add_edge(r.a, r.b, key=r.id)
         ed = view.edition
         self.wilds = {ed.card_types[i].name for i in ed.wild_cards}
         self.tickets = {t.id: t for t in tuple(view.tickets) + tuple(view.pending_tickets)}
@@ -84,6 +92,17 @@ class Explainer:
                         out[q].update(net.new_routes)  # type: ignore[arg-type]
             self._blocks = out
         return self._blocks
+
+    def _along(self, t: Any) -> str:
+        """`` along A-B-C``: the ticket's way through the cheapest network."""
+        cities: list[Any] = []
+        try:
+            for x, y in zip(t.cities, t.cities[1:]):
+                leg = nx.shortest_path(self.network, x, y)
+                cities += leg if not cities else leg[1:]
+        except (nx.NetworkXException, nx.NodeNotFound):
+            return ""
+        return f" along {'-'.join(map(str, cities))}"
 
     def _lacking_text(self) -> str:
         if not self.lacking:
@@ -145,10 +164,9 @@ class Explainer:
             advances = []
             for tid in nc.tickets:
                 t = self.tickets.get(tid)
-                p = self.paths.get(tid)
                 if t is None:
                     continue
-                along = f" along {'-'.join(map(str, p.cities))}" if p is not None else ""
+                along = self._along(t)
                 advances.append(f"{t.label()} ({t.points}){along}")
             parts.append("It advances " + "; ".join(advances) + ".")
         else:
