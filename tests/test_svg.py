@@ -298,3 +298,99 @@ def test_plotly_labels_and_a_click_along_a_route_in_chromium(page, tmp_path):
             page.wait_for_timeout(50)
             assert page.evaluate("window.clicks.pop()") == [["routes", la_ep.id]], (sp.index, f)
     assert route_trace_index(fig) == [t.name for t in fig.data].index("routes")
+
+
+# --------------------------------------------------------------------------- GameState and PlayerView in Jupyter
+
+needs_plotly = pytest.mark.skipif(not HAS_PLOTLY, reason="plotly is not installed")
+
+
+def _route_groups(svg: str) -> dict[int, int]:
+    """route id -> number of drawn spaces (a ``<g data-route>`` per route, pieces aside)."""
+    root = parse(svg)
+    return {
+        int(g.get("data-route")): sum(1 for e in g if e.tag.endswith(("path", "ellipse")))
+        for g in root.findall(".//s:g[@data-route]", NS)
+        if g.get("data-seat") is None
+    }
+
+
+@needs_plotly
+def test_a_state_displays_as_plotly_and_as_svg(europe_game):
+    """The hook (GameState._repr_mimebundle_) gives the interactive figure and the static board."""
+    from ttr_lab.render import board_figure
+
+    g = europe_game
+    bundle = g._repr_mimebundle_()
+    assert sorted(bundle) == ["application/vnd.plotly.v1+json", "image/svg+xml", "text/plain"]
+    svg = bundle["image/svg+xml"]
+    assert svg == board_svg(g)  # the same static board as ttr_lab.svg draws
+    spaces = _route_groups(svg)
+    assert spaces == {r.id: len(geometry(g.map).spaces[r.id]) for r in g.map.routes}  # every route, every space
+    scene = Scene(g)
+    for rid, seat in g.route_owners().items():  # every piece in its owner's colour
+        piece = parse(svg).find(f".//s:g[@data-route='{rid}'][@data-seat='{seat}']", NS)
+        assert piece is not None and scene.seat_color[seat] in {e.get("fill") for e in piece}
+    plotly_part = bundle["application/vnd.plotly.v1+json"]
+    assert json.dumps(plotly_part) and [t["name"] for t in plotly_part["data"]] == [
+        t.name for t in board_figure(g).data
+    ]
+    assert "text/html" not in bundle  # GitHub would show an empty box before the SVG
+    only = g._repr_mimebundle_(include={"image/svg+xml"})
+    assert sorted(only) == ["image/svg+xml", "text/plain"]
+
+
+@needs_plotly
+def test_the_svg_follows_the_figure_not_later_changes():
+    from ttr_lab.render import BoardFigure, board_figure
+
+    g = played("usa", 30)
+    fig = board_figure(g)
+    assert isinstance(fig, BoardFigure)
+    before = fig._repr_mimebundle_()["image/svg+xml"]
+    owners = dict(g.route_owners())
+    while g.route_owners() == owners:  # the game goes on: the figure still shows (and saves) its position
+        g.play(make_bot("greedy", seed=9).choose(g.view(g.current_player)))
+    assert fig._repr_mimebundle_()["image/svg+xml"] == before != board_svg(g)
+    fig.add_scatter(x=[0], y=[0], name="heat")  # drawn over: the board alone would be a wrong picture
+    assert sorted(fig._repr_mimebundle_()) == ["application/vnd.plotly.v1+json"]
+    fig2 = board_figure(g)
+    fig2.data[0].name = "renamed"
+    assert "image/svg+xml" not in fig2._repr_mimebundle_()
+    assert "image/svg+xml" not in board_figure(load_map("usa"))._repr_mimebundle_()  # a bare map: no position
+
+
+@needs_plotly
+def test_a_saved_notebook_shows_the_board_without_a_kernel(tmp_path):
+    """Run a notebook that displays a game, save it with nbformat, read it back: its output holds
+    the SVG, and nbconvert's HTML (what nbviewer shows) draws it."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nbconvert = pytest.importorskip("nbconvert")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import ttr_lab\n"
+            "from ttr_lab.bots import make_bot\n"
+            "g = ttr_lab.new_game('usa', players=['Ada', 'Bo'], seed=2)\n"
+            "while not g.route_owners():\n"
+            "    g.play(make_bot('greedy').choose(g.view(g.current_player)))\n"
+            "g"
+        ),
+    ]
+    nb.cells.append(nbformat.v4.new_code_cell("from ttr_lab.render import board_figure\nboard_figure(g)"))
+    nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    ).execute()
+    path = tmp_path / "saved.ipynb"
+    nbformat.write(nb, path)
+    saved = nbformat.read(path, as_version=4)
+    *positions, figure = saved.cells
+    (out,) = [o for o in figure.outputs if o.output_type in ("display_data", "execute_result")]
+    assert list(out.data) == ["application/vnd.plotly.v1+json"]  # a figure alone: plotly's display, no SVG
+    for cell in positions:
+        (out,) = [o for o in cell.outputs if o.output_type == "execute_result"]
+        assert "application/vnd.plotly.v1+json" in out.data and "text/html" not in out.data
+        assert parse(out.data["image/svg+xml"]).tag.endswith("svg")
+    html, _ = nbconvert.HTMLExporter().from_notebook_node(saved)
+    assert html.count("data:image/svg+xml") + html.count("<svg xmlns") >= 1

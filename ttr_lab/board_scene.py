@@ -235,6 +235,9 @@ class Scene:
     def _last_moves(self, obj: Any) -> dict[int, tuple[str, Any]]:
         """Walk the public history back; a claim's or a build's seat is its piece's owner now."""
         stack = _from_obj(obj, "move_stack")
+        if stack is None and hasattr(obj, "history") and hasattr(obj, "route_owners"):  # a player's view
+            plies = getattr(_from_obj(obj, "history"), "plies", ())
+            stack = [p.move for p in plies if getattr(p, "move", None) is not None]  # claims and builds are public
         if not isinstance(stack, Sequence):
             return {}
         last: dict[int, tuple[str, Any]] = {}

@@ -84,13 +84,15 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .board_scene import PATH_COLORS, PLAYER_COLORS, ROUTE_COLORS, SEAT_MARKS
+from .board_drawing import PLOTLY_MIME, SVG_MIME, scene_svg
+from .board_scene import PATH_COLORS, PLAYER_COLORS, ROUTE_COLORS, SEAT_MARKS, Scene
 from .errors import NotFoundError
-from .render_figure import build_from
+from .render_figure import build
 from .render_traces import CITIES, ROUTES
 from .render_update import update_board
 
 __all__ = [
+    "BoardFigure",
     "PLAYER_COLORS",
     "ROUTE_COLORS",
     "PATH_COLORS",
@@ -120,7 +122,7 @@ def board_figure(
     width: int | None = None,
     height: int | None = None,
     show_lengths: bool = False,
-) -> go.Figure:
+) -> BoardFigure:
     """Draw a map, an edition or a game state as a plotly figure.
 
     Parameters
@@ -176,7 +178,7 @@ def board_figure(
     >>> [t.name for t in fig.data if t.name in ("highlight", "tickets", "routes", "cities")]
     ['highlight', 'tickets', 'routes', 'cities']
     """
-    traces, layout = build_from(
+    scene = Scene(
         obj,
         owners=owners,
         player_colors=player_colors,
@@ -187,12 +189,71 @@ def board_figure(
         stations=stations,
         harbors=harbors,
         last_moves=last_moves,
-        title=title,
-        width=width,
-        height=height,
-        show_lengths=show_lengths,
     )
-    return go.Figure(data=traces, layout=layout)
+    traces, layout = build(scene, title=title, width=width, height=height, show_lengths=show_lengths)
+    fig = BoardFigure(data=traces, layout=layout)
+    if _is_position(obj):
+        fig._ttr_static = (scene, dict(title=title, width=width, height=height), fig._ttr_print())
+    return fig
+
+
+def _is_position(obj: Any) -> bool:
+    """A game state or a player's view (what ``_repr_mimebundle_`` shows as a static board too)."""
+    return callable(getattr(obj, "route_owners", None)) and hasattr(obj, "player_names")
+
+
+class BoardFigure(go.Figure):
+    """A :class:`plotly.graph_objects.Figure` of a board that a notebook also saves as a static SVG.
+
+    :func:`board_figure` returns one.  Drawn from a game state or a
+    player's view (not a bare map: that board is the same in every
+    notebook), its display bundle holds the interactive figure
+    (``application/vnd.plotly.v1+json``, which JupyterLab shows) and the
+    same board as ``image/svg+xml`` (:func:`ttr_lab.board_drawing.scene_svg`,
+    which GitHub, nbviewer and a notebook opened without a kernel show), as
+    python-chess shows a board.  The SVG is drawn from the position as it
+    was when the figure was made, and left out once the figure has been
+    changed (a heatmap drawn over it, a restyle), so it never shows a
+    board the figure does not.  ``go.Figure(fig)`` is a plain figure.
+
+    Where the SVG goes: IPython displays a game state or a view through its
+    ``_repr_mimebundle_`` (which calls this one), so ``g`` as a cell's value
+    saves both pictures; a figure itself, ``board_figure(g)`` as a cell's
+    value, is displayed by plotly's own ``_ipython_display_`` (its
+    renderers) and saves the interactive figure only, which keeps lessons
+    full of boards from doubling in size.
+
+    >>> from ttr_lab import new_game
+    >>> fig = board_figure(new_game("usa", players=2, seed=1))
+    >>> sorted(fig._repr_mimebundle_())
+    ['application/vnd.plotly.v1+json', 'image/svg+xml']
+    >>> _ = fig.add_scatter(x=[0], y=[0])
+    >>> sorted(fig._repr_mimebundle_())
+    ['application/vnd.plotly.v1+json']
+    """
+
+    _ttr_static: tuple[Scene, dict[str, Any], int] | None = None
+
+    def _ttr_print(self) -> int:
+        """A fingerprint of the figure's data and layout (a change to either changes it)."""
+        return hash((repr(self._data), repr(self._layout)))
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None, validate: bool = True, **kwargs: Any
+    ) -> dict[str, Any]:
+        import plotly.io as pio
+
+        def wanted(mime: str) -> bool:
+            return (not include or mime in include) and not (exclude and mime in exclude)
+
+        bundle: dict[str, Any] = {}
+        if wanted(PLOTLY_MIME):  # the figure alone: no text/html, which would hide the SVG elsewhere
+            fig_dict = self.to_plotly_json() if not validate else self.to_dict()
+            bundle.update(pio.renderers["plotly_mimetype"].to_mimebundle(fig_dict))
+        static = self._ttr_static
+        if static is not None and wanted(SVG_MIME) and static[2] == self._ttr_print():
+            bundle[SVG_MIME] = scene_svg(static[0], **static[1])
+        return bundle
 
 
 # --------------------------------------------------------------------------- lookups

@@ -1,0 +1,368 @@
+"""The board drawn as SVG (standard library only): the drawing behind :mod:`ttr_lab.svg`.
+
+:func:`board_svg` draws the board that :func:`ttr_lab.render.board_figure`
+draws, from the same geometry, scene and label placement: a box per car
+space, owners' pieces with their marks, each player's last move, cities and
+labels where the figure puts them, and the same legend.  :func:`scene_svg`
+draws an already resolved :class:`~ttr_lab.board_scene.Scene` (a snapshot:
+:mod:`ttr_lab.render` keeps one with each figure, for its static picture).
+Shared by :mod:`ttr_lab.svg` and :mod:`ttr_lab.render`, which the import
+layers keep apart.
+
+>>> import xml.etree.ElementTree as ET
+>>> from ttr_lab.data import load_map
+>>> svg = board_svg(load_map("usa"), owners={1: 0}, player_names=["Ada", "Bo"])
+>>> ET.fromstring(svg).tag
+'{http://www.w3.org/2000/svg}svg'
+>>> "claimed by Ada" in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from .board_frame import LEGEND_PX, LEGEND_ROW_PX, SIDE_PX, Frame, board_frame, legend_rows
+from .board_geometry import Space
+from .board_labels import DOT_R, FONT, text_width
+from .board_scene import LAST_MOVE, ROUTE_COLORS, STYLES, Scene, contrast, route_facts, style_of, tunnel_edge
+
+__all__ = ["board_svg", "scene_svg", "SVG_MIME", "PLOTLY_MIME"]
+
+_EDGE = "#37474f"
+_HALO = "rgba(96,125,139,0.45)"
+SVG_MIME = "image/svg+xml"
+PLOTLY_MIME = "application/vnd.plotly.v1+json"
+
+
+def _n(v: float) -> str:
+    """A coordinate, short."""
+    return f"{v:.1f}".rstrip("0").rstrip(".") if abs(v) < 1e6 else "0"
+
+
+def _rgba(color: str, alpha: float) -> str:
+    h = color.lstrip("#")
+    if len(h) != 6 or not color.startswith("#"):
+        return color
+    try:
+        r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return color
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+class _Pen:
+    """Writes SVG elements in plot pixels (board units mapped through the frame)."""
+
+    def __init__(self, frame: Frame) -> None:
+        self.f = frame
+        self.out: list[str] = []
+
+    def p(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.f.xrange[0]) * self.f.scale, (self.f.yrange[1] - y) * self.f.scale
+
+    def add(self, text: str) -> None:
+        self.out.append(text)
+
+    def poly_d(self, pts: Iterable[tuple[float, float]], close: bool = True) -> str:
+        q = [self.p(x, y) for x, y in pts]
+        d = "M" + " L".join(f"{_n(x)},{_n(y)}" for x, y in q)
+        return d + ("Z" if close else "")
+
+    def lines(self, pieces: Iterable[list[tuple[float, float]]], color: str, width: float, extra: str = "") -> None:
+        d = " ".join(self.poly_d(piece, close=False) for piece in pieces)
+        if d:
+            self.add(
+                f'<path d="{d}" fill="none" stroke="{color}" stroke-width="{_n(width)}" '
+                f'stroke-linecap="round" stroke-linejoin="round"{extra}/>'
+            )
+
+
+def _mark(symbol: str, x: float, y: float, size: float, color: str) -> str:
+    """A seat's mark (the plotly marker of the same name), ``size`` pixels across."""
+    r = size / 2
+    if symbol == "circle":
+        return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{color}"/>'
+    if symbol in ("cross", "x"):
+        w = r * 0.55
+        arms = [
+            (-w, -r),
+            (w, -r),
+            (w, -w),
+            (r, -w),
+            (r, w),
+            (w, w),
+            (w, r),
+            (-w, r),
+            (-w, w),
+            (-r, w),
+            (-r, -w),
+            (-w, -w),
+        ]
+        if symbol == "x":
+            c = math.sqrt(0.5)
+            arms = [((a - b) * c, (a + b) * c) for a, b in arms]
+        pts = [(x + a, y + b) for a, b in arms]
+    elif symbol == "diamond":
+        pts = [(x, y - r * 1.15), (x + r, y), (x, y + r * 1.15), (x - r, y)]
+    elif symbol == "square":
+        r *= 0.88
+        pts = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+    elif symbol == "triangle-up":
+        pts = [(x, y - r * 1.1), (x + r, y + r * 0.8), (x - r, y + r * 0.8)]
+    else:  # pentagon
+        pts = [(x + r * math.sin(2 * math.pi * k / 5), y - r * math.cos(2 * math.pi * k / 5)) for k in range(5)]
+    d = "M" + " L".join(f"{_n(a)},{_n(b)}" for a, b in pts) + "Z"
+    return f'<path d="{d}" fill="{color}"/>'
+
+
+def _space(pen: _Pen, sp: Space, fill: str, stroke: str, width: float, dash: str = "") -> str:
+    if sp.shape == "oval":
+        x, y = pen.p(sp.x, sp.y)
+        angle = -math.degrees(math.atan2(sp.uy, sp.ux))
+        s = pen.f.scale
+        return (
+            f'<ellipse cx="{_n(x)}" cy="{_n(y)}" rx="{_n(sp.length * s / 2)}" ry="{_n(sp.thick * s / 2)}" '
+            f'transform="rotate({_n(angle)} {_n(x)} {_n(y)})" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
+        )
+    return f'<path d="{pen.poly_d(sp.polygon())}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
+
+
+def _routes(pen: _Pen, scene: Scene) -> None:
+    """Drawn in the figure's order: tracks, every space (a ``<g>`` per route, its description as a
+    tooltip), highlight rings, last-move halos, path rings, then the claimed pieces with their marks."""
+    geo, s = scene.geo, pen.f.scale
+    routes = scene.map.routes
+    pen.lines([p for r in routes if r.kind != "ship" for p in geo.lines[r.id]], "rgba(84,110,122,0.55)", 1.3)
+    pen.lines([p for r in routes if r.kind == "ship" for p in geo.lines[r.id]], "rgba(100,181,246,0.6)", 2)
+    for r in routes:
+        tip = escape("\n".join(route_facts(r) + [_owner_words(scene, r.id)]))
+        pen.add(f'<g data-route="{r.id}"><title>{tip}</title>')
+        tunnel = style_of(r) == "tunnel"
+        fill = ROUTE_COLORS[r.color]
+        edge, width, dash = (tunnel_edge(fill), 1.6, ' stroke-dasharray="1.6,1.6"') if tunnel else (_EDGE, 0.9, "")
+        for sp in geo.spaces[r.id]:
+            pen.add(_space(pen, sp, fill, edge, width, dash))
+            if sp.loco:
+                x, y = pen.p(sp.x, sp.y)
+                pen.add(
+                    f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" '
+                    f'font-size="{_n(max(6.0, 0.95 * geo.thick * s))}" font-weight="bold" fill="#111111">L</text>'
+                )
+        pen.add("</g>")
+    for rid in scene.highlight:
+        for sp in geo.spaces[rid]:
+            pen.add(_space(pen, sp, "none", "rgba(255,193,7,0.95)", 5))
+    for seat, move in scene.last.items():
+        color = _rgba(scene.seat_color[seat], 0.5)
+        if move[0] == "route":
+            pen.lines(geo.lines[move[1]], color, 17)
+        else:
+            x, y = pen.p(*geo.xy[move[1]])
+            pen.add(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="15" fill="{color}"/>')
+    for _name, ids, color in scene.paths:
+        for rid in ids:
+            for sp in geo.spaces[rid]:
+                pen.add(_space(pen, sp, "none", color.replace("0.4", "0.8"), 5))
+    mark = max(4.0, 0.85 * geo.thick * s)
+    for rid, seat in scene.owners.items():
+        color = scene.seat_color[seat]
+        tip = escape("\n".join(route_facts(scene.map.route(rid)) + [_owner_words(scene, rid)]))
+        pen.add(f'<g data-route="{rid}" data-seat="{seat}"><title>{tip}</title>')
+        for sp in geo.spaces[rid]:
+            pen.add(_space(pen, sp, color, "#111111", 1.8))
+            x, y = pen.p(sp.x, sp.y)
+            pen.add(_mark(scene.seat_mark[seat], x, y, mark, contrast(color)))
+        pen.add("</g>")
+
+
+def _owner_words(scene: Scene, rid: int) -> str:
+    owner = scene.owner_name(rid)
+    words = f"claimed by {owner}" if owner else "free"
+    for seat, move in scene.last.items():
+        if move == ("route", rid):
+            words += f" (last move of {scene.names[seat]})"
+    return words
+
+
+def _cities(pen: _Pen, scene: Scene) -> None:
+    geo = scene.geo
+    for cities, _ in scene.tickets:
+        pen.lines([[geo.xy[c] for c in cities]], "#b8860b", 1.5, ' stroke-dasharray="2,3"')
+    for name in scene.ticket_notes:
+        x, y = pen.p(*geo.xy[name])
+        pen.add(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(DOT_R + 4.5)}" fill="none" stroke="#ff8f00" stroke-width="3"/>'
+        )
+    for name, seat in scene.stations.items():
+        x, y = pen.p(*geo.xy[name])
+        h = DOT_R + 2.5
+        pen.add(
+            f'<rect x="{_n(x - h)}" y="{_n(y - h)}" width="{_n(2 * h)}" height="{_n(2 * h)}" '
+            f'fill="{scene.seat_color[seat]}" stroke="#111111" stroke-width="1.5"/>'
+        )
+    for lab in pen.f.labels:
+        if lab.leader:
+            pen.lines([list(lab.leader)], "#607d8b", 0.9)
+    for name, seat in scene.harbors.items():
+        spot = pen.f.badges.get(name)
+        x, y = pen.p(*spot) if spot else (pen.p(*geo.xy[name])[0] + DOT_R + 9, pen.p(*geo.xy[name])[1] + DOT_R + 9)
+        pen.add(
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="7.5" fill="{scene.seat_color[seat]}" stroke="#111111"/>'
+            f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" font-size="10" fill="#ffffff">⚓</text>'
+        )
+    for c in scene.map.cities:
+        x, y = pen.p(*geo.xy[c.name])
+        tip = [c.name] + (["waypoint (no tickets)"] if c.waypoint else ["harbor city"] if c.harbor else [])
+        for kind, built in (("station", scene.stations), ("harbor", scene.harbors)):
+            if c.name in built:
+                tip.append(f"{kind}: {scene.names[built[c.name]]}")
+        tip += [f"ticket {t}" for t in scene.ticket_notes.get(c.name, ())]
+        title = f"<title>{escape(chr(10).join(tip))}</title>"
+        if c.waypoint:
+            r = DOT_R - 2
+            d = f"M{_n(x)},{_n(y - r)} L{_n(x + r)},{_n(y)} L{_n(x)},{_n(y + r)} L{_n(x - r)},{_n(y)}Z"
+            pen.add(f'<path d="{d}" fill="#90caf9" stroke="#222222" stroke-width="1.5">{title}</path>')
+        else:
+            edge, width = ("#0d47a1", 3) if c.harbor else ("#222222", 1.5)
+            r = DOT_R - 0.75 - width / 2
+            pen.add(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="#fff8e1" stroke="{edge}" '
+                f'stroke-width="{width}">{title}</circle>'
+            )
+    for lab in pen.f.labels:
+        x, y = pen.p(lab.x, lab.y)
+        color = "#546e7a" if lab.kind == "edge" else "#0d47a1" if lab.kind == "waypoint" else "#1a1a1a"
+        pen.add(
+            f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" font-size="{_n(lab.size)}" '
+            f'fill="{color}" stroke="#ffffff" stroke-width="2.5" stroke-linejoin="round" paint-order="stroke">'
+            f"{escape(lab.text)}</text>"
+        )
+
+
+def _sample(scene: Scene, name: str, x: float, y: float) -> str:
+    """The legend's little picture for entry ``name``, 30 x 12 px at (x, y)."""
+    box = f'x="{_n(x)}" y="{_n(y)}" width="30" height="11"'
+    style = next((k for k, v in STYLES.items() if v == name), None)
+    if style is not None:
+        fill = ROUTE_COLORS["blue" if style == "ship" else "gray"]
+        if style == "ship":
+            return f'<ellipse cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" rx="14" ry="5.5" fill="{fill}" stroke="{_EDGE}"/>'
+        dash = (
+            ' stroke-dasharray="1.6,1.6" stroke="#111111" stroke-width="1.6"'
+            if style == "tunnel"
+            else f' stroke="{_EDGE}"'
+        )
+        extra = ""
+        if style == "ferry":
+            extra = f'<text x="{_n(x + 15)}" y="{_n(y + 5.5)}" dy="0.35em" text-anchor="middle" font-size="9" font-weight="bold">L</text>'
+        if style == "paired":
+            return (
+                f'<rect x="{_n(x)}" y="{_n(y - 1)}" width="30" height="6" fill="{fill}" stroke="{_EDGE}"/>'
+                f'<rect x="{_n(x)}" y="{_n(y + 6)}" width="30" height="6" fill="{fill}" stroke="{_EDGE}"/>'
+            )
+        return f'<rect {box} fill="{fill}"{dash}/>{extra}'
+    for seat, seat_name in enumerate(scene.names):
+        if name == f"claimed by {seat_name}":
+            color = scene.seat_color[seat]
+            mark = _mark(scene.seat_mark[seat], x + 15, y + 5.5, 8, contrast(color))
+            return f'<rect {box} fill="{color}" stroke="#111111" stroke-width="1.8"/>{mark}'
+    band = {LAST_MOVE: _HALO, "highlight": "rgba(255,214,0,0.75)"}
+    band.update({p[0]: p[2] for p in scene.paths})
+    if name in band:
+        return f'<rect x="{_n(x)}" y="{_n(y)}" width="30" height="11" rx="5" fill="{band[name]}"/>'
+    if name == "tickets":
+        return f'<circle cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" r="5" fill="none" stroke="#ff8f00" stroke-width="3"/>'
+    return f'<circle cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" r="5.5" fill="#9e9e9e" stroke="#111111"/>'
+
+
+def _legend(scene: Scene, names: list[str], top: float, width: float) -> list[str]:
+    out = []
+    _, col = legend_rows(names, width)
+    x, y = 0.0, 0.0
+    for name in names:
+        w = col or (text_width(name, LEGEND_PX) + 46)
+        if x and x + w > width + 1e-6:
+            x, y = 0.0, y + LEGEND_ROW_PX
+        bx, by = SIDE_PX + 4 + x, top + 6 + y
+        out.append(_sample(scene, name, bx, by + 3))
+        out.append(
+            f'<text x="{_n(bx + 40)}" y="{_n(by + 8.5)}" dy="0.35em" font-size="{_n(LEGEND_PX)}" fill="#2a3f5f">{escape(name)}</text>'
+        )
+        x += w
+    return out
+
+
+def board_svg(
+    obj: Any,
+    *,
+    owners: Mapping[int, int] | None = None,
+    player_colors: Sequence[str] | None = None,
+    player_names: Sequence[str] | None = None,
+    highlight: Iterable[Any] = (),
+    paths: Iterable[Any] = (),
+    tickets: Iterable[Any] = (),
+    stations: Mapping[str, int] | None = None,
+    harbors: Mapping[str, int] | None = None,
+    last_moves: bool = True,
+    title: str | None = None,
+    width: int | None = None,
+    height: int | None = None,
+) -> str:
+    """The board of a map, an edition or a game state (or a view) as an SVG document.
+
+    Takes the options of :func:`ttr_lab.render.board_figure` (but
+    ``show_lengths``) with the same meaning and defaults, and draws the same
+    board at the same size; raises the same errors
+    (:class:`~ttr_lab.errors.NotFoundError`,
+    :class:`~ttr_lab.errors.WrongTypeError`).  Each route's spaces and each
+    city carry a ``<title>``, shown as a tooltip by browsers.
+    """
+    scene = Scene(
+        obj,
+        owners=owners,
+        player_colors=player_colors,
+        player_names=player_names,
+        highlight=highlight,
+        paths=paths,
+        tickets=tickets,
+        stations=stations,
+        harbors=harbors,
+        last_moves=last_moves,
+    )
+    return scene_svg(scene, title=title, width=width, height=height)
+
+
+def scene_svg(scene: Scene, *, title: str | None = None, width: int | None = None, height: int | None = None) -> str:
+    """The SVG document of a resolved :class:`~ttr_lab.board_scene.Scene` (what :func:`board_svg` draws)."""
+    width = int(width or 900)
+    text = scene.map.name if title is None else title
+    top = 40.0 if text else 8.0
+    names = scene.legend_names()
+    frame, _bottom, total = board_frame(scene.map, width, height, top, names)
+    total = float(height) if height else math.ceil(total)
+    pen = _Pen(frame)
+    _routes(pen, scene)
+    _cities(pen, scene)
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{_n(total)}" '
+        f'viewBox="0 0 {width} {_n(total)}" font-family={quoteattr(FONT)} role="img" '
+        f"aria-label={quoteattr(text or scene.map.name)}>",
+        f"<title>{escape(text or scene.map.name)}</title>",
+        f'<rect width="{width}" height="{_n(total)}" fill="#ffffff"/>',
+    ]
+    if text:
+        head.append(
+            f'<text x="{_n(SIDE_PX + 0.01 * width)}" y="25" font-size="16" fill="#2a3f5f">{escape(text)}</text>'
+        )
+    plot = [
+        f'<svg x="{_n(SIDE_PX)}" y="{_n(top)}" width="{_n(frame.width)}" height="{_n(frame.height)}" overflow="hidden">',
+        f'<rect width="{_n(frame.width)}" height="{_n(frame.height)}" fill="#f6f1e3"/>',
+        *pen.out,
+        "</svg>",
+    ]
+    legend = _legend(scene, names, top + frame.height, width - 2 * SIDE_PX)
+    return "\n".join(head + plot + legend + ["</svg>"]) + "\n"
