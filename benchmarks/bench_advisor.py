@@ -12,7 +12,8 @@ Figures (targets from the project's issue tracker):
   greedy's 17 / 14 / 9 games/s for USA / Europe / Rails & Sails);
 * **strength**: win rates, seat-swapped 2-player USA games (each deal played
   twice, seats exchanged), with 95% Wilson intervals: playout vs greedy, and
-  the advisor (``--playouts`` per move) vs greedy; ties count half;
+  the advisor (``--playouts`` per move) vs greedy and vs the playout policy
+  it searches with; ties count half;
 * **advisor**: playouts per second of :func:`ttr_lab.analysis.advise` on
   mid-game positions;
 * **calibration**: positions every ``--every`` plies of playout-policy games
@@ -23,6 +24,10 @@ Figures (targets from the project's issue tracker):
   kept in full, claims off the ticket network paying wilds): the share
   flagged, against a ground truth at ``--truth`` playouts, and the swing of
   the drop between two reruns with different seeds;
+* **bias**: the mover's mean predicted win chance against its observed
+  wins, from playouts of the true state (a diagnostic reading hidden
+  information) and of determinized states (uniform and weighted), which
+  shows where the advisor's overconfidence comes from;
 * **stability**: mid-game positions, the top move at ``--playouts`` and at
   10x that budget, agreement rate with its interval.
 """
@@ -117,6 +122,15 @@ def strength(pairs: int, playouts: int, which: str) -> None:
             lambda i: (AdvisorBot(i, playouts=playouts), make_bot("greedy", 1000 + i)),
             seed=500,
         )
+    if which in ("both", "advisor-playout"):
+        from ttr_lab.analysis import AdvisorBot
+
+        match(
+            f"advisor ({playouts} playouts/move) vs playout",
+            pairs,
+            lambda i: (AdvisorBot(i, playouts=playouts), make_bot("playout", 1000 + i)),
+            seed=700,
+        )
 
 
 # ---------------------------------------------------------------- positions
@@ -185,6 +199,35 @@ def calibration(count: int, every: int, playouts: int) -> None:
         f"  Brier score: advisor {brier:.3f}, 'current points leader wins' {base:.3f}; "
         f"baseline - advisor = {base - brier:.3f} [{diffs[9]:.3f}, {diffs[389]:.3f}] (bootstrap 95%)"
     )
+
+
+def bias(count: int, every: int, playouts: int) -> None:
+    """Where calibration goes wrong: the mover's mean predicted win chance
+    against its observed wins, from playouts of the TRUE state (a diagnostic
+    that reads hidden information, never used by the advisor) and of states
+    determinized from the mover's view, uniform and weighted."""
+    from ttr_lab.analysis.determinize import iter_states
+    from ttr_lab.playout import run_playout
+
+    pos = positions(count, every, seed=2000)
+    obs = [share(end, s.current_player) for s, end in pos]
+    kinds = [("true state (diagnostic)", None), ("determinized", False), ("determinized, weighted", True)]
+    print(f"bias: {len(pos)} positions, {playouts} playouts each, mover's view ({load()})")
+    for name, weighted in kinds:
+        pred = []
+        for i, (s, _) in enumerate(pos):
+            p = s.current_player
+            states = None if weighted is None else iter_states(s.view(p), seed=i, weighted=weighted)
+            w = 0.0
+            for j in range(playouts):
+                start = s.copy() if states is None else next(states)
+                w += share(run_playout(start, seed=j), p)
+            pred.append(w / playouts)
+        brier = statistics.fmean((a - b) ** 2 for a, b in zip(pred, obs))
+        print(
+            f"  {name:24s} predicted {100 * statistics.fmean(pred):5.1f}%  observed {interval(sum(obs), len(obs))}"
+            f"  Brier {brier:.3f}"
+        )
 
 
 def stability(count: int, playouts: int) -> None:
@@ -306,7 +349,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--every", type=int, default=15)
     ap.add_argument("--truth", type=int, default=200, help="review: ground-truth playouts per move")
-    ap.add_argument("--which", default="both", help="strength: playout, advisor or both")
+    ap.add_argument("--which", default="both", help="strength: playout, advisor, advisor-playout or both (all three)")
     args = ap.parse_args()
     parts = args.only.split(",")
     if "speed" in parts:
@@ -316,6 +359,8 @@ def main() -> None:
         strength(args.games, args.playouts, args.which)
     if "calibration" in parts:
         calibration(args.positions, args.every, args.playouts)
+    if "bias" in parts:
+        bias(args.positions, args.every, args.playouts)
     if "stability" in parts:
         stability(args.positions, args.playouts)
     if "review" in parts:
