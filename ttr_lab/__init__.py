@@ -19,6 +19,7 @@ from .data import City, Map, Route, Ticket, available_maps, load_map
 from .editions import Edition, edition_names, find_edition
 from .editions.europe import BuildStation, DeclineTunnel, PayTunnel
 from .editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
+from .editor import seat_view
 from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
 from .moves import (
     ClaimRoute,
@@ -32,6 +33,7 @@ from .moves import (
     parse_move,
 )
 from .phases import Phase
+from .scorer import score
 from .state import GameState, LegalMoves, new_game
 
 __version__ = "0.2.0"
@@ -72,6 +74,8 @@ __all__ = [
     "new_game",
     "play",
     "tutorial",
+    "score",
+    "seat_view",
 ]
 
 
