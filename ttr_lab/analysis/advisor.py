@@ -65,8 +65,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS
 from ..errors import TtrError
-from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Move, StopDrawing
+from ..moves import Move
 from ..playout import PlayoutBot, run_playout
+from .advisor_candidates import _legal, candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
 from .odds import wilson
@@ -180,79 +181,6 @@ def paired(a: Any, b: Any) -> tuple[float, float, int]:
     mean = sum(d) / n
     var = sum((x - mean) ** 2 for x in d) / (n - 1)
     return mean, math.sqrt(var / n), n
-
-
-# ------------------------------------------------------------------ candidates
-def _legal(view: PlayerView) -> list[Move]:
-    return list(view.legal_moves) if view.is_my_turn else []
-
-
-def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
-    """The pruned candidate moves for the view's seat, most promising first
-    (see the module doc); ``[]`` when the seat is not to move."""
-    from .position import next_claims
-
-    moves = _legal(view)
-    if len(moves) <= 1:
-        return moves
-    out: list[Move] = []
-
-    def add(m: Move | None) -> None:
-        if m is not None and m not in out and len(out) < limit:
-            out.append(m)
-
-    add(PlayoutBot(0).choose(view))
-    claims: dict[int, list[ClaimRoute]] = {}
-    draws: list[Move] = []
-    tickets: list[Move] = []
-    other: list[Move] = []
-    for m in moves:
-        if isinstance(m, ClaimRoute):
-            claims.setdefault(m.route, []).append(m)
-        elif isinstance(m, (DrawFaceUp, DrawBlind, StopDrawing)):
-            draws.append(m)
-        elif isinstance(m, DrawTickets):
-            tickets.append(m)
-        else:
-            other.append(m)
-    if not claims and not draws and not tickets:  # choosing tickets, a tunnel, the setup split...
-        for m in other:
-            add(m)
-        return out
-    hand = view.hand
-    ed = view.edition
-    wilds = {ed.card_types[i].name for i in ed.wild_cards}
-
-    def pay(rid: int) -> ClaimRoute:
-        def cost(m: ClaimRoute) -> tuple[int, int, str]:
-            wild = sum(k for n, k in m.cards if n in wilds)
-            spare = min((hand.get(n, 0) - k for n, k in m.cards), default=0)
-            return (wild, -spare, str(m))
-
-        return min(claims[rid], key=cost)
-
-    if view.player == view.current_player and view.tickets:
-        try:
-            forest = [c.route for c in next_claims(view, view.player)]
-        except TtrError:  # pragma: no cover - a view always shows its own tickets
-            forest = []
-        for rid in forest[:4]:
-            if rid in claims:
-                add(pay(rid))
-    longest = sorted(claims, key=lambda rid: (-view.map.route(rid).length, rid))
-    for rid in longest[:2]:
-        add(pay(rid))
-    seen: set[tuple[str | None, str | None]] = set()
-    for m in draws:
-        if isinstance(m, DrawFaceUp):
-            kind = (view.row[m.slot - 1] if 0 < m.slot <= len(view.row) else None, m.refill)
-            if kind in seen:
-                continue
-            seen.add(kind)
-        add(m)
-    for m in tickets + other[:2]:
-        add(m)
-    return out
 
 
 # ------------------------------------------------------------------ the search
