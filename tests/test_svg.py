@@ -234,10 +234,10 @@ def _check_text_boxes(frame, drawn, left, top):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("map_id", ["usa", "rails_and_sails_world"])
+@pytest.mark.parametrize("map_id", ["usa", "europe", "rails_and_sails_world"])
 def test_svg_labels_in_chromium(page, map_id, tmp_path):
     m = load_map(map_id)
-    g = played("usa" if map_id == "usa" else "rails_and_sails", 100)
+    g = played({"rails_and_sails_world": "rails_and_sails"}.get(map_id, map_id), 100)
     svg = board_svg(g)
     (tmp_path / "board.svg").write_text(svg, encoding="utf-8")
     page.goto((tmp_path / "board.svg").as_uri())
