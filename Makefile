@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 NB     := notebooks/01-learn-the-rules.ipynb
 
-.PHONY: lab test check setup setup-test browser bench clean worksheets
+.PHONY: lab test check setup setup-test browser bench clean worksheets app
 
 $(VENV)/.lab-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ $(VENV)/.test-installed: pyproject.toml
 
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
+
+# the classroom app: the play widget as a web page without code cells (Voila), served on
+# 127.0.0.1 only, behind a fresh token; needs voila (pip install "voila>=0.5.13")
+APP_PORT ?= 8866
+app: setup
+	@$(PY) -c "import voila" 2>/dev/null || { echo "voila is not installed: $(VENV)/bin/pip install 'voila>=0.5.13'"; exit 1; }
+	@TOKEN=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
+	echo "The app: http://127.0.0.1:$(APP_PORT)/?token=$$TOKEN"; \
+	exec $(VENV)/bin/voila apps/play.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$TOKEN
 
 # JupyterLab's "official Jupyter news?" pop-up off, as on Binder: binder/postBuild writes
 # the same settings overrides into the venv's share/jupyter/lab/settings

@@ -28,6 +28,7 @@ from ttr_lab.render import PLAYER_COLORS, route_trace_index
 from ttr_lab.state import Phase
 from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget
 from ttr_lab.widgets.history import PLOTLY_MIME
+from ttr_lab.widgets.play_tickets import ticket_offer
 
 SEED = 7
 
@@ -525,10 +526,20 @@ def test_tutorial_first_decision_explains_tickets_and_draws_the_offer():
     guide = t.guide
     assert "What you may do now: choose which tickets to keep (at least 2)" in guide
     assert "A two-city ticket is completed" in guide  # quoted from the rules reference (A7)
-    offered = [n for n in (tr.name for tr in t.fig.data) if n and n.startswith("offered ")]
-    assert len(offered) == len(g.pending_tickets) == 3
-    for tk in g.pending_tickets:
-        assert any(n.startswith(f"offered {tk.label()} ({tk.points} points): ") for n in offered)
+    offer = ticket_offer(g, 0, g.pending_tickets)
+    drawn = {tr.name: tr for tr in t.fig.data if str(tr.meta).startswith("path:")}
+    assert len(g.pending_tickets) == 3 and set(drawn) == {
+        *(f"{p.ticket.label()}: {p.cost} cars" for p in offer.tickets),
+        offer.line(),
+    }
+    for p in offer.tickets:  # each path drawn over the routes of the ticket's cheapest path
+        k = route_trace_index(t.fig)
+        assert p.routes and sum(1 for x in drawn[f"{p.ticket.label()}: {p.cost} cars"].x if x is not None) > 0
+        assert set(p.routes) <= set(t.fig.data[k].customdata)
+    boxes = find(t, "ttr-keep-box").children[1].children
+    assert [b.description for b in boxes] == [
+        f"{p.ticket.label()} ({p.ticket.points} points): {p.cost} cars" for p in offer.tickets
+    ]
     assert find(t, "ttr-tutorial").children[1] is t._guide and t.children[0] is find(t, "ttr-tutorial")
 
 
@@ -577,3 +588,25 @@ def test_tutorial_explains_each_rule_once_when_it_first_applies_and_the_final_sc
     assert f"your routes scored {me.route_points} (" in guide and f"Total {me.total} against" in guide
     assert f"({me.ticket_points:+d})" in guide and f"longest path {me.longest_path} cars" in guide
     assert "The player with the most points wins" in guide
+
+
+# --------------------------------------------------------------------------- the classroom app (item 16)
+
+
+def test_app_new_game_follows_the_menu_and_closes_the_old_game():
+    from ttr_lab.bots import BOTS
+    from ttr_lab.widgets.app import PlayApp
+    from ttr_lab.widgets.play_bots import LEVELS
+    from ttr_lab.widgets.tutorial import TutorialWidget
+
+    app = PlayApp()
+    first = app.game_widget
+    assert isinstance(first, TutorialWidget) and first.game.seed == 7
+    old = all_widgets(first)
+    app.mode.value, app.level.value, app.edition.value, app.seed.value = "play", "hard", "europe", 3
+    new = app.new_game()
+    assert type(new) is PlayWidget and new.game.edition.name == "europe" and new.game.seed == 3
+    assert type(new.bots[1]).__name__ != type(first.bots[1]).__name__
+    assert new.bots[1].name == next(b for b in LEVELS["hard"] if b in BOTS) and first.bots[1].name == "random"
+    assert all(w.comm is None for w in old)  # the old game left the page
+    assert find(app, "ttr-app-game").children == (new,)

@@ -83,10 +83,10 @@ class Offer:
         paths: list[Any] = []
         for p in self.tickets:
             cost = "unreachable" if p.cost is None else f"{p.cost} cars"
-            paths.append(Overlay(f"offered {p.ticket.label()} ({p.ticket.points} points): {cost}", p.routes))
+            paths.append(Overlay(f"{p.ticket.label()}: {cost}", p.routes))  # short: the legend fits one row or two
         net = self.together
         if net is not None and len(self.tickets) > 1 and net.new_routes:
-            paths.append(Overlay(f"{self.line()} (cheapest network)", net.routes))
+            paths.append(Overlay(self.line(), net.routes))
         return paths
 
 
