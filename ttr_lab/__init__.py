@@ -75,6 +75,7 @@ __all__ = [
     "play",
     "tutorial",
     "score",
+    "scorer",
     "seat_view",
 ]
 
@@ -97,3 +98,16 @@ def tutorial(edition: str = "usa", **kwargs: Any) -> Any:
     from .widgets.tutorial import tutorial as _tutorial  # optional, like play
 
     return _tutorial(edition, **kwargs)
+
+
+def scorer(edition: str = "usa", players: Any = ("Player 1", "Player 2"), **kwargs: Any) -> Any:
+    """Open the table-game scorer in Jupyter: ``ttr_lab.scorer("usa", players=["Ada", "Bob", "Cy"])``.
+
+    Click each player's routes (and stations, harbors), pick their tickets,
+    read the breakdown (:func:`score` gives the same from a script).  Needs
+    the ``lab`` extra.  (The module of the same name is ``ttr_lab.scorer``:
+    import from it with ``from ttr_lab.scorer import ...``.)
+    """
+    from .widgets.scorer import scorer as _scorer  # optional: imported only when asked for
+
+    return _scorer(edition, players=players, **kwargs)

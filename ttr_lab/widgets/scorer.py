@@ -1,0 +1,318 @@
+"""The table-game scorer widget: score a finished real game by clicking the board.
+
+``ttr_lab.scorer("usa", players=["Ada", "Bob", "Cy"])`` shows the board:
+
+1. pick a player (the buttons above the board);
+2. click their routes on the board (a second click takes a route back; a
+   route someone else owns is refused, naming the owner);
+3. in Europe and Rails & Sails, switch the click to *stations* or *harbors*
+   and click the cities;
+4. type a ticket's number or part of its cities in the search box and press
+   *Add ticket* (or pick the full entry from the list); *Remove* takes the
+   selected one back;
+5. read the breakdown, updated after every click, with the selected player's
+   completed tickets' paths and longest path drawn on the board;
+6. *Save* / *Load* the sheet as JSON (:func:`ttr_lab.scorer.save_sheet`,
+   read back through :mod:`ttr_lab.safeio`).
+
+The widget is a thin controller: every check and every point comes from
+:func:`ttr_lab.scorer.score`.  Methods :meth:`ScorerWidget.click_route`,
+:meth:`~ScorerWidget.click_city`, :meth:`~ScorerWidget.add_ticket` do what
+the clicks do (for notebooks and tests).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as W
+import plotly.graph_objects as go
+
+from ..core.setup import seat_names
+from ..errors import TtrError
+from ..render import board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
+from ..scorer import _edition, load_sheet, save_sheet, score
+from ..scoring import Outcome
+
+__all__ = ["ScorerWidget", "scorer"]
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A path to draw (``board_figure(paths=...)`` reads ``.routes`` and ``.name``)."""
+
+    routes: tuple[int, ...]
+    name: str
+
+
+class ScorerWidget(W.VBox):
+    """The scorer's board, player buttons, ticket search and live breakdown (see the module doc)."""
+
+    def __init__(
+        self,
+        edition: Any = "usa",
+        players: Any = ("Player 1", "Player 2"),
+        *,
+        options: dict[str, Any] | None = None,
+        width: int = 620,
+    ) -> None:
+        super().__init__()
+        self.edition = ed = _edition(edition, options)
+        self.names = seat_names(players, ed)
+        n = len(self.names)
+        self.routes: list[list[int]] = [[] for _ in range(n)]
+        self.tickets: list[list[int]] = [[] for _ in range(n)]
+        self.stations: list[list[str]] = [[] for _ in range(n)]
+        self.harbors: list[list[str]] = [[] for _ in range(n)]
+        self.exchanged: list[int] = [0] * n
+        self.outcome: Outcome | None = None
+        api = ed.state_api
+        self._kinds = ["routes"] + [k for k, a in (("stations", "stations_of"), ("harbors", "harbors_of")) if a in api]
+        self._labels = {t: f"{t}: {ed.map.ticket(t).label()} ({ed.map.ticket(t).points})" for t in ed.ticket_universe()}
+        self._width = width
+
+        self.player = W.ToggleButtons(options=[(name, p) for p, name in enumerate(self.names)], value=0)
+        self.player.add_class("ttr-scorer-player")
+        self.player.observe(lambda _c: self.refresh(), "value")
+        self.click_kind = W.ToggleButtons(options=self._kinds, value="routes", description="Clicks set")
+        self.click_kind.add_class("ttr-scorer-kind")
+        if len(self._kinds) == 1:
+            self.click_kind.layout.display = "none"
+        self.fig = go.FigureWidget(board_figure(ed.map, player_names=self.names, width=width, title=""))
+        self.fig.add_class("ttr-scorer-figure")
+        self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
+        self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
+
+        self.search = W.Combobox(
+            options=list(self._labels.values()), placeholder="ticket number or city", ensure_option=False
+        ).add_class("ttr-scorer-search")
+        self.search.observe(self._on_search, "value")
+        add = W.Button(description="Add ticket").add_class("ttr-scorer-add")
+        add.on_click(lambda _b: self.add_ticket(self.search.value))
+        self.held = W.Select(options=[], rows=5, layout=W.Layout(width="280px")).add_class("ttr-scorer-held")
+        remove = W.Button(description="Remove").add_class("ttr-scorer-remove")
+        remove.on_click(lambda _b: self._remove_selected())
+        self.exchange = W.BoundedIntText(min=0, max=1000, description="Exchanged")
+        self.exchange.add_class("ttr-scorer-exchanged")
+        self.exchange.observe(self._on_exchange, "value")
+        if "exchanged" not in api:
+            self.exchange.layout.display = "none"
+        self.message = W.HTML().add_class("ttr-scorer-message")
+        self.breakdown = W.HTML().add_class("ttr-scorer-breakdown")
+        self.path = W.Text(value="table-game.json", description="File").add_class("ttr-scorer-path")
+        save, load = W.Button(description="Save"), W.Button(description="Load")
+        save.add_class("ttr-scorer-save").on_click(lambda _b: self.save(self.path.value))
+        load.add_class("ttr-scorer-load").on_click(lambda _b: self.load(self.path.value))
+
+        side = W.VBox(
+            [
+                W.HTML("<b>Tickets of the selected player</b>"),
+                W.HBox([self.search, add]),
+                W.HBox([self.held, remove]),
+                self.exchange,
+                self.message,
+                self.breakdown,
+                W.HBox([self.path, save, load]),
+            ],
+            layout=W.Layout(width="420px"),
+        )
+        self.children = [self.player, self.click_kind, W.HBox([self.fig, side])]
+        self.add_class("ttr-scorer")
+        self.refresh()
+
+    # ------------------------------------------------------------------ what clicks do
+    @property
+    def seat(self) -> int:
+        return int(self.player.value)
+
+    def _say(self, text: str, error: bool = False) -> None:
+        style = "color:#b71c1c" if error else "color:#1b5e20"
+        self.message.value = f'<span style="{style}">{html.escape(text, quote=False)}</span>' if text else ""
+
+    def click_route(self, route_id: int) -> bool:
+        """Give ``route_id`` to the selected player, or take it back; False (and why) if it is someone else's."""
+        p = self.seat
+        for q, owned in enumerate(self.routes):
+            if route_id in owned and q != p:
+                self._say(f"route {route_id} is {self.names[q]}'s: select {self.names[q]} to take it back", True)
+                return False
+        mine = self.routes[p]
+        if route_id in mine:
+            mine.remove(route_id)
+        else:
+            mine.append(route_id)
+        return self._rescore(lambda: mine.remove(route_id) if route_id in mine else mine.append(route_id))
+
+    def click_city(self, city: str) -> bool:
+        """Put a station or harbor (the *Clicks set* choice) of the selected player in ``city``, or take it back."""
+        kind = self.click_kind.value
+        if kind == "routes":
+            self._say(f"{city}: choose 'stations' or 'harbors' above the board to place one", True)
+            return False
+        held = self.stations if kind == "stations" else self.harbors
+        for q, cities in enumerate(held):
+            if city in cities and q != self.seat:
+                self._say(f"{city} has {self.names[q]}'s {kind[:-1]}", True)
+                return False
+        mine = held[self.seat]
+        if city in mine:
+            mine.remove(city)
+        else:
+            mine.append(city)
+        return self._rescore(lambda: mine.remove(city) if city in mine else mine.append(city))
+
+    def add_ticket(self, text: Any) -> bool:
+        """Give the selected player a ticket: its id, its list entry, or a unique part of its cities."""
+        t = self._find_ticket(str(text))
+        if t is None:
+            return False
+        mine = self.tickets[self.seat]
+        if t in mine:
+            self._say(f"{self.names[self.seat]} already holds ticket {self._labels[t]}", True)
+            return False
+        mine.append(t)
+        self.search.value = ""
+        return self._rescore(lambda: mine.remove(t))
+
+    def remove_ticket(self, ticket: int) -> bool:
+        """Take ``ticket`` back from the selected player."""
+        mine = self.tickets[self.seat]
+        if ticket not in mine:
+            return False
+        mine.remove(ticket)
+        return self._rescore(lambda: mine.append(ticket))
+
+    def _find_ticket(self, text: str) -> int | None:
+        text = text.strip()
+        if not text:
+            self._say("type a ticket's number or part of its cities", True)
+            return None
+        head = text.split(":")[0].strip()
+        if head.isdigit() and int(head) in self._labels:
+            return int(head)
+        found = [t for t, label in self._labels.items() if text.lower() in label.lower()]
+        if len(found) != 1:
+            shown = "; ".join(self._labels[t] for t in found[:4]) + ("..." if len(found) > 4 else "")
+            self._say(f"{len(found)} tickets match {text!r}" + (f": {shown}" if found else ""), True)
+            return None
+        return found[0]
+
+    def _on_search(self, change: Any) -> None:
+        if change["new"] in self._labels.values():  # a full entry picked from the list
+            self.add_ticket(change["new"])
+
+    def _remove_selected(self) -> None:
+        if self.held.value is not None:
+            self.remove_ticket(int(self.held.value))
+
+    def _on_exchange(self, change: Any) -> None:
+        p, old = self.seat, self.exchanged[self.seat]
+        if int(change["new"]) == old:
+            return
+        self.exchanged[p] = int(change["new"])
+        self._rescore(lambda: self.exchanged.__setitem__(p, old))
+
+    def _on_route_click(self, trace: Any, points: Any, state: Any) -> None:
+        if points.point_inds:
+            self.click_route(route_at(self.fig, points.point_inds[0]))
+
+    def _on_city_click(self, trace: Any, points: Any, state: Any) -> None:
+        if points.point_inds:
+            self.click_city(city_at(self.fig, points.point_inds[0]))
+
+    # ------------------------------------------------------------------ scoring and drawing
+    def entries(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`ttr_lab.scorer.score` this sheet holds."""
+        kw: dict[str, Any] = {"players": list(self.names)}
+        for key in ("routes", "tickets", "stations", "harbors"):
+            held = getattr(self, key)
+            if any(held):
+                kw[key] = {p: list(v) for p, v in enumerate(held)}
+        if any(self.exchanged):
+            kw["exchanged"] = dict(enumerate(self.exchanged))
+        return kw
+
+    def _rescore(self, undo: Any) -> bool:
+        """Score the sheet; an input the scorer refuses is undone, with its reason shown."""
+        try:
+            self.outcome = score(self.edition, **self.entries())
+        except TtrError as e:
+            undo()
+            self._say(str(e), True)
+            self.refresh(rescore=False)
+            return False
+        self._say("")
+        self.refresh(rescore=False)
+        return True
+
+    def refresh(self, *, rescore: bool = True) -> None:
+        """Redraw the board, the held tickets and the breakdown."""
+        if rescore:
+            try:
+                self.outcome = score(self.edition, **self.entries())
+            except TtrError as e:
+                self._say(str(e), True)
+        p = self.seat
+        self.held.options = [(self._labels[t], t) for t in self.tickets[p]]
+        self.exchange.value = self.exchanged[p]
+        owners = {rid: q for q, owned in enumerate(self.routes) for rid in owned}
+        build = {k: {c: q for q, cs in enumerate(getattr(self, k)) for c in cs} for k in ("stations", "harbors")}
+        paths: list[_Path] = []
+        out = self.outcome
+        if out is not None:
+            me = out.players[p]
+            for tr in me.tickets:
+                if tr.completed and tr.path:
+                    paths.append(_Path(tuple(tr.path), tr.ticket.label()))
+            if me.longest_path_routes:
+                paths.append(_Path(tuple(me.longest_path_routes), f"longest path ({me.longest_path})"))
+        update_board(
+            self.fig,
+            self.edition.map,  # the map: an Edition's buildings() is its kinds, not a position's
+            owners=owners,
+            player_names=self.names,
+            paths=paths,
+            tickets=[self.edition.map.ticket(t) for t in self.tickets[p]],
+            stations=build["stations"] or None,
+            harbors=build["harbors"] or None,
+            width=self._width,
+            title="",
+        )
+        self.breakdown.value = "" if out is None else f"<pre style='font-size:12px'>{html.escape(str(out))}</pre>"
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str) -> bool:
+        """Write the sheet as JSON (:func:`ttr_lab.scorer.save_sheet`)."""
+        try:
+            save_sheet(path, self.edition, **self.entries())
+        except TtrError as e:
+            self._say(str(e), True)
+            return False
+        self._say(f"saved {path}")
+        return True
+
+    def load(self, path: str) -> bool:
+        """Read a sheet saved by :meth:`save` (checked; its players must be this widget's)."""
+        try:
+            kw = load_sheet(path)
+            if list(kw["players"]) != list(self.names) or kw["edition"].name != self.edition.name:
+                raise TtrError(f"{path}: a sheet of {kw['edition'].name} for {', '.join(kw['players'])}")
+        except TtrError as e:
+            self._say(str(e), True)
+            return False
+        n = len(self.names)
+        for key in ("routes", "tickets", "stations", "harbors"):
+            given = kw.get(key, {})
+            setattr(self, key, [list(given.get(p, [])) for p in range(n)])
+        ex = kw.get("exchanged", {})
+        self.exchanged = [int(ex.get(p, 0)) for p in range(n)]
+        self.refresh()
+        self._say(f"loaded {path}")
+        return True
+
+
+def scorer(edition: Any = "usa", players: Any = ("Player 1", "Player 2"), **kwargs: Any) -> ScorerWidget:
+    """The scorer widget (see the module doc)."""
+    return ScorerWidget(edition, players, **kwargs)
