@@ -610,3 +610,32 @@ def test_app_new_game_follows_the_menu_and_closes_the_old_game():
     assert new.bots[1].name == next(b for b in LEVELS["hard"] if b in BOTS) and first.bots[1].name == "random"
     assert all(w.comm is None for w in old)  # the old game left the page
     assert find(app, "ttr-app-game").children == (new,)
+
+
+# --------------------------------------------------------------------------- glitches (item 9)
+
+
+def test_the_legal_moves_tab_is_filled_before_it_is_shown(w):
+    g = w.game
+    w.click_faceup(next(i for i, c in enumerate(g.row, 1) if c != "loco"))  # the moves change: second card only
+    assert w.inspector._select.options == ()  # emptied while the tab is closed
+    seen = []
+    w._tab_body.observe(lambda c: seen.append([label for label, _ in w.inspector._select.options]), "children")
+    find(w, "ttr-tabs").value = "Legal moves"  # as a click on the tab does
+    assert len(seen) == 1 and len(seen[0]) == len(g.legal_moves) > 0  # the new moves, at the moment it shows
+    assert w._tab_body.children == (w.inspector,)
+
+
+def test_a_highlight_from_the_legal_moves_tab_goes_with_the_tab_and_with_the_next_move(w):
+    w.show_tab("Legal moves")
+    ins = w.inspector
+    labels = [label for label, _ in ins._select.options]
+    ins._select.value = next(i for i, s in enumerate(labels) if s.startswith("claim · "))
+    assert "highlight" in [t.name for t in w.fig.data]
+    w.show_tab("Log")
+    assert "highlight" not in [t.name for t in w.fig.data]
+    w.show_tab("Legal moves")
+    ins._select.value = next(i for i, s in enumerate(labels) if s.startswith("claim · "))
+    assert "highlight" in [t.name for t in w.fig.data]
+    w.play_move("blind")
+    assert "highlight" not in [t.name for t in w.fig.data] and w._inspected is None
