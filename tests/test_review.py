@@ -19,9 +19,9 @@ from .helpers import arrange, new_usa  # noqa: E402
 from .test_advisor import short_first  # noqa: E402
 
 
-def last_turn(cars: int = 18) -> GameState:
+def last_turn(cars: int = 16) -> GameState:
     """Seat 0's last turn, holding the cards for a 6-car route (see test_advisor);
-    with 18 cars of its own, any claim of 5 or 6 cars wins, a draw loses."""
+    with 16 cars of its own, a claim of 5 or 6 cars wins more often than a draw."""
     g = new_usa(players=2, seed=3)
     six = next(r for r in g.map.routes if r.length == 6 and r.color != "gray")
     sixes = {r.id for r in g.map.routes if r.length == 6 and r.color in (six.color, "gray")}
