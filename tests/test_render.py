@@ -247,7 +247,11 @@ def test_route_styles_differ_by_kind():
     assert tunnels == sum(r.length for r in europe.routes if r.kind == "tunnel")  # every tunnel space is edged
     lakes = board_figure(load_map("rails_and_sails_great_lakes"))
     ship = shape(lakes, "ship red")
-    assert all(len(pts) == 10 and closed for pts, closed in subpaths(ship))  # ovals, not boxes
+    ovals = ship.path.split("M")[1:]  # ovals, not boxes: two Bezier halves each
+    assert len(ovals) == sum(
+        r.length for r in load_map("rails_and_sails_great_lakes").routes if r.kind == "ship" and r.color == "red"
+    )
+    assert all(o.count("C") == 2 and o.strip().endswith("Z") and "L" not in o for o in ovals)
     assert {"sea lanes", "tracks"} <= {sh.name for sh in lakes.layout.shapes}
     assert all(not closed for pts, closed in subpaths(shape(lakes, "tracks")))
     legend = [t.name for t in fig.data if t.showlegend is not False and t.x == (None,)]
@@ -262,7 +266,8 @@ def test_ferry_locomotive_spaces_are_marked():
     routes = fig.data[route_trace_index(fig)]
     ferry = next(r for r in europe.routes if r.kind == "ferry")
     i = route_points(fig, ferry.id)[0]
-    assert f"{ferry.locomotives} locomotive space" in routes.hovertext[i]
+    assert routes.hovertext[i] == f"{ferry.label()} #{ferry.id}"  # the route as the move notation names it
+    assert f"{ferry.locomotives} locomotive space" in routes.text[i]
     # a claimed ferry's pieces cover the marks: they are drawn above them
     claimed = board_figure(europe, owners={ferry.id: 0})
     assert names(claimed).index("ferry marks") < names(claimed).index("claimed by Player 1")
@@ -280,7 +285,7 @@ def test_paired_routes_have_two_rows():
     a, b = rows[0][0], rows[1][0]
     assert math.isclose(math.hypot(a.x - b.x, a.y - b.y), geo.thick + geo.gap, rel_tol=1e-6)  # side by side
     routes = fig.data[route_trace_index(fig)]
-    assert "paired" in routes.hovertext[route_points(fig, r.id)[0]]
+    assert "paired" in routes.text[route_points(fig, r.id)[0]]
 
 
 def test_show_lengths_writes_them_on_the_middle_space(usa, usa_fig):
@@ -346,8 +351,11 @@ def test_owner_changes_the_colour_of_the_right_route(usa):
     assert trace(fig, "claimed by Ada").x == (None,)  # every seat keeps its legend entry
     routes = fig.data[route_trace_index(fig)]
     mine = route_points(fig, 5)
-    assert all(routes.text[i] == "<br>claimed by Bo" for i in mine) and "%{text}" in routes.hovertemplate
-    assert all(t == "" for j, t in enumerate(routes.text) if j not in mine)  # free: no owner line
+    assert (
+        all(routes.text[i] == "4 yellow, double of 4<br>claimed by Bo" for i in mine)
+        and "%{text}" in routes.hovertemplate
+    )
+    assert all("claimed" not in t for j, t in enumerate(routes.text) if j not in mine)  # free: no owner line
     assert all(routes.marker.color[i] == PLAYER_COLORS[1] for i in mine)
     assert all(c == "#ffffff" for j, c in enumerate(routes.marker.color) if j not in mine)
     # the pieces are drawn over the board's spaces, which never change (nor get re-sent)
@@ -585,7 +593,7 @@ def test_last_move_of_each_player_is_haloed(usa):
     assert names(fig).index("last move of Ada") < names(fig).index("claimed by Ada")  # a halo under the pieces
     assert "last move (halo)" in names(fig)
     routes = fig.data[route_trace_index(fig)]
-    assert routes.text[route_points(fig, 9)[0]] == "<br>claimed by Ada (last move of Ada)"
+    assert routes.text[route_points(fig, 9)[0]].endswith("<br>claimed by Ada (last move of Ada)")
     off = board_figure(state, last_moves=False)
     assert not [n for n in names(off) if n.startswith("last move")]
 
@@ -630,10 +638,10 @@ def test_update_board_on_figure_widget(usa):
     assert route_trace_index(fig) == k and fig.data[k] is routes_obj
     mine = route_points(fig, 7)
     i = mine[len(mine) // 2]  # a click on the middle of the route, not only its first space
-    assert all(fig.data[k].text[j] == "<br>claimed by Bo" for j in mine)
+    assert all(fig.data[k].text[j].endswith("<br>claimed by Bo") for j in mine)
     assert all(fig.data[k].marker.color[j] == PLAYER_COLORS[1] for j in mine)
     assert len(polygons(trace(fig, "claimed by Bo"))) == usa.route(7).length
-    assert fig._widget_data[k]["text"][i] == "<br>claimed by Bo"  # synced snapshot not stale
+    assert fig._widget_data[k]["text"][i].endswith("<br>claimed by Bo")  # synced snapshot not stale
 
     # overlays appear and go; the routes trace object (and its callback) survives
     update_board(fig, state, highlight=[3], paths=[[1, 2]])

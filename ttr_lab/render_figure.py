@@ -50,37 +50,41 @@ def _route_owner(scene: Scene, rid: int) -> str:
     return text
 
 
-_HOVERS: dict[int, tuple[Map, list[str]]] = {}
+_HOVERS: dict[int, tuple[Map, list[str], list[str]]] = {}
 
 
-def _route_hovers(scene: Scene) -> list[str]:
-    """The fixed lines of every hit point's hover (cached per map: a claim re-sends only the owners)."""
+def _route_hovers(scene: Scene) -> tuple[list[str], list[str]]:
+    """Every hit point's route name (as the move notation writes it) and facts (cached per map)."""
     m = scene.map
     cached = _HOVERS.get(id(m))
     if cached is None or cached[0] is not m:
-        texts = []
+        names: list[str] = []
+        facts: list[str] = []
         for r in m.routes:
-            name, facts = route_facts(r)
-            texts += [f"<b>{name}</b><br>{facts}"] * len(scene.geo.hits[r.id])
+            n = len(scene.geo.hits[r.id])
+            names += [f"{r.label()} #{r.id}"] * n
+            facts += [route_facts(r)[1]] * n
         if len(_HOVERS) > 16:
             _HOVERS.clear()
-        cached = _HOVERS[id(m)] = (m, texts)
-    return cached[1]
+        cached = _HOVERS[id(m)] = (m, names, facts)
+    return cached[1], cached[2]
 
 
 def _routes_trace(scene: Scene, px: float) -> dict[str, Any]:
     """The clickable trace: faint markers along every route (``Geometry.hits``), in map order, customdata = route id.
 
-    The hover is the route's fixed description (``hovertext``, the same for
-    the whole game) and its owner (``text``: empty while free), so a claim
-    re-sends only the owners (and the marker colours: the owner's, white
-    while free, which the widgets' tests and the browser test read).
+    The hover is the route's name (``hovertext``, the same for the whole
+    game) and its facts and owner (``text``), so a claim re-sends only the
+    ``text`` of the points and their marker colours (the owner's, white
+    while free, which the widgets' tests and the browser test read).  The
+    markup is in the ``hovertemplate``, once, not on every point.
     """
     xs: list[float] = []
     ys: list[float] = []
     ids: list[int] = []
-    owners: list[str] = []
     fills: list[str] = []
+    texts: list[str] = []
+    names, facts = _route_hovers(scene)
     hit = max(8.0, 1.6 * scene.geo.thick * px)
     for r in scene.map.routes:
         owner = _route_owner(scene, r.id)
@@ -90,8 +94,8 @@ def _routes_trace(scene: Scene, px: float) -> dict[str, Any]:
             xs.append(x)
             ys.append(y)
             ids.append(r.id)
-            owners.append(owner)
             fills.append(fill)
+            texts.append(facts[len(texts)] + owner)
     return scatter(
         x=xs,
         y=ys,
@@ -99,9 +103,9 @@ def _routes_trace(scene: Scene, px: float) -> dict[str, Any]:
         name=ROUTES,
         meta=ROUTES,
         customdata=ids,
-        hovertext=_route_hovers(scene),
-        text=owners,
-        hovertemplate="%{hovertext}%{text}<extra></extra>",
+        hovertext=names,
+        text=texts,
+        hovertemplate="<b>%{hovertext}</b><br>%{text}<extra></extra>",
         hoverlabel=dict(bgcolor="#ffffff", bordercolor="#37474f", font=dict(color="#111111")),
         showlegend=False,
         marker=dict(symbol="circle", size=round(hit, 1), color=fills, opacity=0.01, line=dict(width=0)),

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .board_frame import Frame
+from .board_geometry import Space
 from .board_labels import DOT_R, FONT
 from .board_scene import ROUTE_COLORS, Scene, contrast, style_of, tunnel_edge
 from .data import COLORS, Map
@@ -92,6 +93,20 @@ def _path_d(pieces: Iterable[list[tuple[float, float]]], close: bool) -> str:
     return " ".join("M" + "L".join(f"{x},{y}" for x, y in piece) + z for piece in pieces)
 
 
+def _oval_d(sp: Space, digits: int) -> str:
+    """A ship's oval space as a closed path of two cubic Bezier halves (within 3% of an ellipse)."""
+    hl, k = sp.length / 2, 4 / 3 * sp.thick / 2
+    ax, ay, nx, ny = hl * sp.ux, hl * sp.uy, -k * sp.uy, k * sp.ux
+
+    def pt(x: float, y: float) -> str:
+        return f"{round(sp.x + x, digits)},{round(sp.y + y, digits)}"
+
+    return (
+        f"M{pt(ax, ay)}C{pt(ax + nx, ay + ny)} {pt(-ax + nx, -ay + ny)} {pt(-ax, -ay)}"
+        f"C{pt(-ax - nx, -ay - ny)} {pt(ax - nx, ay - ny)} {pt(ax, ay)}Z"
+    )
+
+
 _SHAPES: dict[int, tuple[Map, list[dict[str, Any]]]] = {}
 
 
@@ -114,11 +129,15 @@ def static_shapes(scene: Scene) -> list[dict[str, Any]]:
     for style in scene.styles:
         for color in (c for c in COLORS if any(style_of(r) == style and r.color == c for r in m.routes)):
             ids = [r.id for r in m.routes if style_of(r) == style and r.color == color]
+            if style == "ship":  # ovals as two Bezier curves each: smooth, and 7 points rather than 10
+                path = " ".join(_oval_d(sp, geo.digits) for rid in ids for sp in geo.spaces[rid])
+            else:
+                path = _path_d(geo.polygons(ids), True)
             shapes.append(
                 dict(
                     base,
                     name=f"{style} {color}",
-                    path=_path_d(geo.polygons(ids), True),
+                    path=path,
                     fillcolor=ROUTE_COLORS[color],
                     line=edge(style, color),
                 )

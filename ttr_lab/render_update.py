@@ -45,7 +45,7 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     >>> k = route_trace_index(fig)
     >>> _ = update_board(fig, usa, owners={1: 0}, player_names=["Ada", "Bo"])
     >>> route_trace_index(fig) == k, fig.data[k].text[0]
-    (True, '<br>claimed by Ada')
+    (True, '2 gray<br>claimed by Ada')
     """
     traces, layout = build_from(obj, **options)
     meta = fig.layout.meta
