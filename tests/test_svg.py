@@ -3,6 +3,7 @@ real Chromium when there is one, that both drawings put their labels where the p
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import itertools
 import json
@@ -394,3 +395,39 @@ def test_a_saved_notebook_shows_the_board_without_a_kernel(tmp_path):
         assert parse(out.data["image/svg+xml"]).tag.endswith("svg")
     html, _ = nbconvert.HTMLExporter().from_notebook_node(saved)
     assert html.count("data:image/svg+xml") + html.count("<svg xmlns") >= 1
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("map_id", ["europe", "rails_and_sails_world"])
+def test_plotly_labels_in_chromium(page, map_id, tmp_path):
+    """The crowded maps in the figure: every label where the placement put it, inside the plot, none overlapping."""
+    pytest.importorskip("plotly")
+    from ttr_lab.render import board_figure
+
+    m = load_map(map_id)
+    fig = board_figure(m)
+    (tmp_path / "board.html").write_text(fig.to_html(include_plotlyjs=True, full_html=True), encoding="utf-8")
+    page.goto((tmp_path / "board.html").as_uri())
+    page.wait_for_selector(".nsewdrag")
+    plot = page.locator(".nsewdrag").first.bounding_box()
+    frame, _, _ = board_frame(m, 900, None, 40.0, Scene(m).legend_names())
+    assert plot["width"] == frame.width and plot["height"] == pytest.approx(frame.height, abs=1)
+    drawn = []
+    for name in ("city labels", "edge labels"):
+        if name in [t.name for t in fig.data]:
+            k = [t.name for t in fig.data].index(name)
+            drawn += page.evaluate(
+                """(k) => [...document.querySelectorAll('.scatterlayer .trace')[k].querySelectorAll('text')]
+                     .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.x, r.y, r.width, r.height]; })""",
+                k,
+            )
+    by_kind = [lab for lab in frame.labels if lab.kind != "edge"] + [lab for lab in frame.labels if lab.kind == "edge"]
+    # the figure draws the city labels, then the edge labels
+    _check_text_boxes(dataclasses.replace(frame, labels=tuple(by_kind)), drawn, plot["x"], plot["y"])
+    for text, x, y, w, h in drawn:  # nothing clipped at the plot's edge
+        assert (
+            plot["x"] <= x
+            and x + w <= plot["x"] + plot["width"]
+            and plot["y"] <= y
+            and y + h <= plot["y"] + plot["height"]
+        ), text
