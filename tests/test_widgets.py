@@ -639,3 +639,16 @@ def test_a_highlight_from_the_legal_moves_tab_goes_with_the_tab_and_with_the_nex
     assert "highlight" in [t.name for t in w.fig.data]
     w.play_move("blind")
     assert "highlight" not in [t.name for t in w.fig.data] and w._inspected is None
+
+
+def test_tutorial_second_card_lesson_stays_through_a_refusal_until_the_next_move():
+    t = ttr_lab.tutorial("usa", seed=SEED)
+    find(t, "ttr-keep").click()
+    g = t.game
+    t.click_faceup(next(i for i, c in enumerate(g.row, 1) if c != "loco"))
+    assert g.phase == Phase.SECOND_CARD and "loco" in g.row
+    lesson = "New rule — The second card (rule A2)"
+    assert lesson in t.guide and "There is one in the row now" in t.guide
+    assert not t.click_faceup(g.row.index("loco") + 1)
+    assert "That was refused" in t.guide and lesson in t.guide
+    assert t.play_move("blind") and lesson not in t.guide and t.explained.count("second card") == 1

@@ -77,7 +77,7 @@ class TutorialWidget(PlayWidget):
 
     def __init__(self, edition: str = "usa", *, seed: int = 7, opponent: str = "easy", **kwargs: Any) -> None:
         self.explained: list[str] = []
-        self._fresh: list[str] = []  # explained at this decision
+        self._fresh: list[tuple[str, int]] = []  # (lesson, ply): explained at this decision
         self._tried: str | None = None  # the refusal the player met, in words
         self._guide = W.HTML().add_class("ttr-tutorial-text")
         self._guide_box = W.VBox([W.HTML(_CSS), self._guide]).add_class("ttr-tutorial")
@@ -117,7 +117,7 @@ class TutorialWidget(PlayWidget):
         if key in self.explained:
             return False
         self.explained.append(key)
-        self._fresh.append(key)
+        self._fresh.append((key, self.game.ply))
         return True
 
     def _update_guide(self) -> None:
@@ -180,9 +180,9 @@ class TutorialWidget(PlayWidget):
 
     def _lessons(self) -> str:
         """The rules explained at this decision (HTML)."""
-        fresh, self._fresh = self._fresh, []
+        self._fresh = [(k, ply) for k, ply in self._fresh if ply == self.game.ply]  # shown until the next move
         out = []
-        for key in fresh:
+        for key, _ in self._fresh:
             rule, title = LESSONS[key]
             text, quote = self._lesson(key)
             out.append(
