@@ -1,0 +1,130 @@
+"""Browser test of the table-game scorer (notebook 08, JupyterLab, headless Chromium).
+
+Runs notebook 08, then enters its four-player USA end position
+(``data/table-game-usa.json``: 59 routes, 11 tickets) into the scorer widget
+the way a person does: a click on each player's name, a real mouse click on
+each of their routes on the board, each ticket's number typed in the search
+box and *Add ticket*.  After each click it waits for the breakdown to show
+the new route count (as a person glances at it), and at the end the
+breakdown must be exactly ``ttr_lab.score``'s.  The time from the first
+click to the last breakdown is written to
+``test-artifacts/scorer-timing.txt`` (issue 10: under 3 minutes for a
+person; the test's pauses are a person's: a hover before each click).
+
+The point clicked on each route is the one farthest from every other route's
+points, found from the same board figure in this process; its place on the
+page is read from plotly's own DOM (each point's bound data index) at click
+time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
+
+import ttr_lab  # noqa: E402
+from ttr_lab.render import board_figure, route_trace_index  # noqa: E402
+from ttr_lab.scorer import load_sheet  # noqa: E402
+
+pytestmark = pytest.mark.browser
+expect.set_options(timeout=30_000)
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMING = ROOT / "test-artifacts" / "scorer-timing.txt"
+NOTEBOOK = "08-real-games.ipynb"
+SHEET = ROOT / "notebooks" / "data" / "table-game-usa.json"
+VIEWPORT = {"width": 1400, "height": 900}
+
+#: the page position of point ``i`` of the routes trace of the scorer's board
+_POINT_JS = """(i) => {
+  const gd = document.querySelector('.ttr-scorer .js-plotly-plot');
+  for (const g of gd.querySelectorAll('.scatterlayer .trace')) {
+    const cd = g.__data__;
+    if (!cd || !cd[0] || cd[0].trace.name !== 'routes') continue;
+    for (const p of g.querySelectorAll('path.point')) {
+      if (p.__data__ && p.__data__.i === i) {
+        const b0 = p.getBoundingClientRect();
+        if (b0.top < 40 || b0.bottom > window.innerHeight - 40) p.scrollIntoView({block: 'center'});
+        const b = p.getBoundingClientRect();
+        return [b.x + b.width / 2, b.y + b.height / 2];
+      }
+    }
+  }
+  return null;
+}"""
+
+
+def clearest_points(fig) -> dict[int, int]:
+    """For each route, the index of its point farthest from any other route's points."""
+    tr = fig.data[route_trace_index(fig)]
+    pts = [(int(r), x, y, i) for i, (r, x, y) in enumerate(zip(tr.customdata, tr.x, tr.y)) if x is not None]
+    best: dict[int, tuple[float, int]] = {}
+    for rid, x, y, i in pts:
+        gap = min(math.hypot(x - x2, y - y2) for r2, x2, y2, _ in pts if r2 != rid)
+        if gap > best.get(rid, (-1.0, 0))[0]:
+            best[rid] = (gap, i)
+    return {rid: i for rid, (_, i) in best.items()}
+
+
+def click_route(page, i: int) -> None:
+    page.mouse.move(5, 5)  # away: the last hover label must not cover the next route
+    page.mouse.move(5, 5)
+    at = page.evaluate(_POINT_JS, i)
+    assert at is not None, f"no routes point {i} on the page"
+    x, y = at
+    page.mouse.move(x - 12, y - 12)
+    page.mouse.move(x, y, steps=4)
+    page.wait_for_timeout(200)  # plotly fires a click only after a hover
+    page.mouse.click(x, y)
+
+
+def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
+    sheet = load_sheet(SHEET)
+    names = list(sheet["players"])
+    want = ttr_lab.score(**sheet)
+    fig = board_figure(sheet["edition"].map, player_names=names, width=620, title="")
+    point = clearest_points(fig)
+
+    page = lab_notebook(NOTEBOOK, viewport=VIEWPORT)
+    widget = page.locator(".ttr-scorer").first
+    expect(widget).to_be_visible(timeout=120_000)
+    breakdown = widget.locator(".ttr-scorer-breakdown")
+    expect(breakdown).to_contain_text(f"{names[0]}: 0 points", timeout=60_000)
+    widget.scroll_into_view_if_needed()
+    search = widget.locator(".ttr-scorer-search input")
+    add = widget.locator(".ttr-scorer-add")
+
+    t0 = time.perf_counter()
+    clicks = 0
+    for p, name in enumerate(names):
+        widget.locator(".ttr-scorer-player button", has_text=name).click()
+        expect(widget.locator(".ttr-scorer-player button.mod-active")).to_have_text(name)
+        routes = sheet["routes"].get(p, [])
+        for k, rid in enumerate(routes, 1):
+            click_route(page, point[rid])
+            clicks += 1
+            expect(breakdown).to_contain_text(re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)"))
+        for t in sheet["tickets"].get(p, []):
+            search.fill(str(t))
+            add.click()
+            clicks += 2
+            expect(widget.locator(".ttr-scorer-held")).to_contain_text(f"{t}: ")
+    expect(breakdown).to_have_text(str(want), timeout=30_000)
+    seconds = time.perf_counter() - t0
+    assert not widget.locator(".ttr-scorer-message").inner_text().strip()  # no refusal on the way
+
+    n_routes = sum(len(v) for v in sheet["routes"].values())
+    n_tickets = sum(len(v) for v in sheet["tickets"].values())
+    TIMING.parent.mkdir(exist_ok=True)
+    TIMING.write_text(
+        f"scorer: a 4-player USA end position ({n_routes} routes, {n_tickets} tickets, {clicks} clicks and "
+        f"entries) entered in the browser in {seconds:.0f} s, with a 200 ms hover before each route click\n"
+    )
+    print(TIMING.read_text().strip())
+    assert seconds < 180, f"entering the end position took {seconds:.0f} s (the issue's target: under 3 minutes)"
