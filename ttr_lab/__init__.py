@@ -76,6 +76,7 @@ __all__ = [
     "tutorial",
     "score",
     "scorer",
+    "recorder",
     "seat_view",
 ]
 
@@ -111,3 +112,14 @@ def scorer(edition: str = "usa", players: Any = ("Player 1", "Player 2"), **kwar
     from .widgets.scorer import scorer as _scorer  # optional: imported only when asked for
 
     return _scorer(edition, players=players, **kwargs)
+
+
+def recorder(edition: str = "usa", players: Any = ("Me", "Opponent"), **kwargs: Any) -> Any:
+    """Enter a game move by move from one seat (recording mode): ``ttr_lab.recorder("usa",
+    players=["Me", "Ann"], seat="Me", first="Ann", hand={...}, row=[...], tickets=[...])``.
+
+    Needs the ``lab`` extra; see :mod:`ttr_lab.widgets.recorder`.
+    """
+    from .widgets.recorder import recorder as _recorder  # optional: imported only when asked for
+
+    return _recorder(edition, players=players, **kwargs)
