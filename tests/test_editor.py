@@ -116,3 +116,29 @@ def test_a_double_route_owned_both_ways_is_refused():
 def test_an_unknown_player_is_named():
     with pytest.raises(NotFoundError, match="Zed"):
         seat_view("usa", **facts(hand_sizes={"Zed": 3}))
+
+
+def test_the_editor_widget_makes_the_same_view():
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("plotly")
+    from ttr_lab.widgets.editor import editor
+
+    w = editor("usa", players=["Me", "Ann", "Bo"], seat="Me")
+    assert w.click_route(1)
+    w.player.value = 1
+    assert w.click_route(57)
+    w.player.value = 0
+    assert w.add_ticket("1") and w.add_ticket("14")
+    w.hand["red"].value, w.hand["loco"].value = 3, 1
+    for d, c in zip(w.row, ROW):
+        d.value = c
+    w.deck.value, w.discard.value = "83", "red, red"
+    w.hand_sizes[1].value, w.hand_sizes[2].value = 7, 9
+    w.ticket_counts[1].value, w.ticket_counts[2].value = 2, 3
+    v = w.make_view()
+    assert v is not None and v.to_dict() == seat_view("usa", **FACTS).to_dict()
+    w.hand["loco"].value = 15
+    assert w.make_view() is None and "refused" in w.result.value and "loco" in w.result.value
+    w.hand["loco"].value = 1
+    w.deck.value = "lots"
+    assert w.make_view() is None and "deck is a number" in w.result.value
