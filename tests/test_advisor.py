@@ -223,3 +223,24 @@ def test_include_evaluates_a_given_move_and_refuses_an_illegal_one():
     assert outside[0] in [m.move for m in a.moves]
     with pytest.raises(ttr_lab.TtrError, match="include"):
         advise(v, playouts=4, include=[ttr_lab.ClaimRoute(route=10**6, cards=())])
+
+
+def test_a_position_from_the_editor_gets_the_same_advice_whatever_the_filling():
+    from ttr_lab.editor import seat_view
+
+    facts = dict(
+        players=["Me", "Ann", "Bo"],
+        seat=0,
+        routes={"Me": [1], "Ann": [57]},
+        hand={"red": 3, "loco": 1},
+        tickets=[1, 14],
+        row=["blue", "blue", "green", "white", "black"],
+        deck=83,
+        discard=["red", "red"],
+        hand_sizes={"Ann": 7, "Bo": 9},
+        ticket_counts={"Ann": 2, "Bo": 3},
+    )
+    a = advise(seat_view("usa", seed=1, **facts), playouts=12, seed=4)
+    check(a, seat_view("usa", seed=1, **facts))
+    assert a.moves
+    assert advise(seat_view("usa", seed=2, **facts), playouts=12, seed=4) == a
