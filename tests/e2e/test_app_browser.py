@@ -100,7 +100,7 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
 @pytest.mark.xfail(
     strict=False,
     reason="known intermittent problem: a plotly FigureWidget view restored from state (Voila, a reloaded "
-    "page) sometimes does not follow later redraws (seen in 3 of 4 runs on a loaded machine: the ticket "
+    "page) sometimes does not follow later redraws (4 of 5 tries here, on a loaded machine: the ticket "
     "choice's traces stayed after Keep), though the kernel's figure is right",
 )
 def test_the_app_board_follows_the_game(chromium_context, voila_server):
