@@ -268,6 +268,17 @@ class PlayerView:
             f"<PlayerView seat {self._player} of a {s.edition.name} game, {s.n} players, ply {s.ply}, {s.phase.name}>"
         )
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """Show the board as this seat knows it in Jupyter: the public board and the seat's own
+        tickets, interactive and as a static SVG (plotly is imported only here)."""
+        try:
+            from .render import board_figure  # lazy display hook, as GameState's
+        except ImportError:  # plotly missing: plain text only
+            return {"text/plain": repr(self)}
+        bundle: dict[str, Any] = board_figure(self, tickets=self.tickets)._repr_mimebundle_(include, exclude)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
 
 # ---------------------------------------------------------------- the history as one seat saw it
 @dataclass(frozen=True)
