@@ -346,6 +346,33 @@ def test_scripted_human_plays_a_whole_game_against_a_bot():
     assert widget.tab == "Score breakdown" and find(widget, "ttr-tab-body").children == (find(widget, "ttr-outcome"),)
     assert str(g.outcome()).splitlines()[0] in find(widget, "ttr-outcome").value
     assert widget.fig._widget_data == widget.fig._data
+    table = find(widget, "ttr-scores").value  # the final totals with their breakdown
+    assert table.startswith("<b>Final scores</b>") and "<th>routes</th><th>tickets</th>" in table
+    for ps in g.outcome().players:
+        extra = sum(v for _, v in ps.bonuses + ps.adjustments)
+        row = f"<td>{ps.route_points}</td><td>{ps.ticket_points:+d}</td><td>{extra:+d}</td><td><b>{ps.total}</b></td>"
+        assert row in table
+        assert ps.route_points + ps.ticket_points + extra == ps.total
+
+
+def test_the_bots_last_claim_is_shown_on_the_board(w):
+    g = w.game
+    for _ in range(60):  # take cards until the bot has claimed a route
+        if any(o == 1 for o in g.route_owners().values()):
+            break
+        w.play_move("blind")
+        if g.phase == Phase.SECOND_CARD:
+            w.play_move("blind")
+    last = next(m for m in reversed(g.move_stack) if isinstance(m, ClaimRoute) and g.route_owner(m.route) == 1)
+    halo = next(t for t in w.fig.data if t.name == "last move of bot")
+    xs = [x for x in halo.x if x is not None]
+    assert xs, "the bot's last claim has a halo"
+    trace = w.fig.data[route_trace_index(w.fig)]
+    ours = [(trace.x[j], trace.y[j]) for j, r in enumerate(trace.customdata) if r == last.route]
+    span = max(trace.x) - min(trace.x)
+    for x, y in zip(halo.x, halo.y):  # every halo point lies along the bot's last claimed route
+        if x is not None:
+            assert min(abs(px - x) + abs(py - y) for px, py in ours) < 0.05 * span
 
 
 def test_players_as_a_number_are_all_people():
