@@ -19,16 +19,19 @@ $(VENV)/.test-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
-	touch $@ $(VENV)/.lab-installed
+	touch $@ $(VENV)/.lab-installed $(VENV)/.app-installed
+
+$(VENV)/.app-installed: pyproject.toml $(VENV)/.lab-installed
+	$(PY) -m pip install --quiet -e ".[app]"
+	touch $@
 
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
 
 # the classroom app: the play widget as a web page without code cells (Voila), served on
-# 127.0.0.1 only, behind a fresh token; needs voila (pip install "voila>=0.5.13")
+# 127.0.0.1 only, behind a fresh token; the [app] extra brings voila
 APP_PORT ?= 8866
-app: setup
-	@$(PY) -c "import voila" 2>/dev/null || { echo "voila is not installed: $(VENV)/bin/pip install 'voila>=0.5.13'"; exit 1; }
+app: $(VENV)/.app-installed
 	@TOKEN=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
 	echo "The app: http://127.0.0.1:$(APP_PORT)/?token=$$TOKEN"; \
 	exec $(VENV)/bin/voila apps/play.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$TOKEN
