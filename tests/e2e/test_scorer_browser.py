@@ -42,8 +42,9 @@ SHEET = ROOT / "notebooks" / "data" / "table-game-usa.json"
 VIEWPORT = {"width": 1400, "height": 900}
 
 #: the page position of point ``i`` of the routes trace of the scorer's board
-_POINT_JS = """(i) => {
-  const gd = document.querySelector('.ttr-scorer .js-plotly-plot');
+_POINT_JS = """(el, i) => {
+  const gd = el.querySelector('.js-plotly-plot');
+  if (!gd) return null;
   for (const g of gd.querySelectorAll('.scatterlayer .trace')) {
     const cd = g.__data__;
     if (!cd || !cd[0] || cd[0].trace.name !== 'routes') continue;
@@ -72,11 +73,18 @@ def clearest_points(fig) -> dict[int, int]:
     return {rid: i for rid, (_, i) in best.items()}
 
 
-def click_route(page, i: int) -> None:
+def click_route(page, widget, i: int) -> None:
     page.mouse.move(5, 5)  # away: the last hover label must not cover the next route
-    page.mouse.move(5, 5)
-    at = page.evaluate(_POINT_JS, i)
-    assert at is not None, f"no routes point {i} on the page"
+    for _ in range(50):  # the board may still be drawing (or be redrawn)
+        at = widget.evaluate(_POINT_JS, i)
+        if at is not None:
+            break
+        page.wait_for_timeout(200)
+    if at is None:
+        TIMING.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(TIMING.parent / "scorer-no-point.png"))
+        plots = widget.evaluate("el => el.querySelectorAll('.js-plotly-plot').length")
+        raise AssertionError(f"no routes point {i} on the page ({plots} plots in the widget)")
     x, y = at
     page.mouse.move(x - 12, y - 12)
     page.mouse.move(x, y, steps=4)
@@ -92,7 +100,10 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     point = clearest_points(fig)
 
     page = lab_notebook(NOTEBOOK, viewport=VIEWPORT)
+    last = page.locator(".jp-OutputArea-output", has_text="illegal move keep 1 2")
+    expect(last).to_be_attached(timeout=180_000)  # Run All reached the last cell
     widget = page.locator(".ttr-scorer").first
+    widget.scroll_into_view_if_needed()
     expect(widget).to_be_visible(timeout=120_000)
     breakdown = widget.locator(".ttr-scorer-breakdown")
     expect(breakdown).to_contain_text(f"{names[0]}: 0 points", timeout=60_000)
@@ -107,7 +118,7 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
         expect(widget.locator(".ttr-scorer-player button.mod-active")).to_have_text(name)
         routes = sheet["routes"].get(p, [])
         for k, rid in enumerate(routes, 1):
-            click_route(page, point[rid])
+            click_route(page, widget, point[rid])
             clicks += 1
             expect(breakdown).to_contain_text(re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)"))
         for t in sheet["tickets"].get(p, []):

@@ -73,6 +73,7 @@ class EditorWidget(ScorerWidget):
             ]
         )
         self.children = [*self.children, facts]
+        self.remove_class("ttr-scorer")
         self.add_class("ttr-editor")
 
     def facts(self) -> dict[str, Any]:
