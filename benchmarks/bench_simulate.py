@@ -33,7 +33,7 @@ import time
 from ttr_lab.simulate import run_games, schedule
 
 FDG = ["route_focus", "one_step", "long_route", "destination_hungry"]
-EDITIONS = ["usa", "europe", "rails_and_sails"]
+EDITIONS = ["usa", "1910", "europe", "rails_and_sails"]
 
 
 def _timed(edition: str, lineups: list, games: int) -> tuple[float, float, float]:
