@@ -718,3 +718,16 @@ def test_render_does_not_import_widgets():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails", "great_lakes"])
+def test_an_edition_and_a_small_board_draw(edition):
+    from ttr_lab import new_game
+    from ttr_lab.core import find_edition
+
+    ed = find_edition(edition)
+    fig = board_figure(ed)
+    assert {t.name for t in fig.data} >= {"routes", "cities"}
+    # a board far too small for the labels still draws (labels spill rather than fail)
+    small = board_figure(new_game(edition, players=3, seed=1), width=300, height=200)
+    assert small.layout.width == 300 and small.layout.height == 200

@@ -275,6 +275,7 @@ class _Placer:
         r0 = self.radius[name] + 2.0
         best: tuple[float, Box, tuple[Point, Point] | None] | None = None
         fallback: tuple[float, Box, tuple[Point, Point] | None] | None = None
+        spill: tuple[float, Box, tuple[Point, Point] | None] | None = None  # a board too small for any spot
         for base, extra, deg in _CANDIDATES:
             if best is not None and base >= best[0]:
                 break
@@ -290,6 +291,8 @@ class _Placer:
                 start = (cx + (end[0] - cx) * self.radius[name] / dist, cy + (end[1] - cy) * self.radius[name] / dist)
                 leader = (start, end)
             if self.overflow(box) > _MAX_OVERFLOW:
+                if spill is None or self.overflow(box) < spill[0]:
+                    spill = (self.overflow(box), box, leader)
                 continue  # far outside the map: the plot would have to shrink for it
             free = self.free(box)
             if not free and best is not None:
@@ -305,8 +308,8 @@ class _Placer:
                 crowd = 1000 * (self.conflicts(box) + crossed[0]) + cost
                 if fallback is None or crowd < fallback[0]:
                     fallback = (crowd, box, leader)
-        chosen = best or fallback
-        assert chosen is not None
+        chosen = best or fallback or spill
+        assert chosen is not None  # _CANDIDATES is not empty
         if commit:
             self.commit(chosen[1], chosen[2])
         return chosen[1], chosen[2], best is not None

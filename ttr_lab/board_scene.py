@@ -197,7 +197,9 @@ class Scene:
             owners = _from_obj(obj, "route_owners")
         if player_names is None:
             player_names = _from_obj(obj, "player_names")
-        built = _from_obj(obj, "buildings") or {}
+        built = _from_obj(obj, "buildings")
+        if not isinstance(built, Mapping):  # an Edition's buildings() are its kinds, not a position's
+            built = {}
         if stations is None:
             stations = built.get("station")
         if harbors is None:
