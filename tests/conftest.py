@@ -5,11 +5,17 @@
   a quick local ``pytest`` leaves them out.
 * Test modules whose optional dependencies are missing are not collected,
   so the core tests run with networkx alone.
+* ``chromium_context``: one headless Chromium (Debian's ``/usr/bin/chromium``
+  or ``$CHROMIUM``, through Playwright) for the whole session, shared by the
+  browser tests: Playwright's sync API allows one instance per thread.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +42,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROME_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium_context():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":  # CI must run the browser tests, not skip them
+            pytest.fail(f"{CHROMIUM} is not installed on this CI machine (make browser installs it)")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium); browser tests skipped")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory(prefix="chromium-") as profile:
+        ctx = p.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=CHROME_ARGS, viewport={"width": 1400, "height": 1100}
+        )
+        ctx.set_default_timeout(30_000)
+        yield ctx
+        ctx.close()

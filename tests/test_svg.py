@@ -196,19 +196,13 @@ def test_no_html_in_the_bundle(europe_game):
 
 # --------------------------------------------------------------------------- in a real browser
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
 
 @pytest.fixture(scope="module")
-def page():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless", "--disable-gpu"])
-        pg = browser.new_page(viewport={"width": 1000, "height": 900})
-        yield pg
-        browser.close()
+def page(chromium_context):
+    pg = chromium_context.new_page()
+    pg.set_viewport_size({"width": 1000, "height": 900})
+    yield pg
+    pg.close()
 
 
 def _planned(frame, lab, left, top):

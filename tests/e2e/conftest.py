@@ -2,7 +2,7 @@
 
 The server runs on 127.0.0.1 with a random token, in a temporary root holding a
 copy of ``notebooks/``, with fresh settings and workspaces (no news toast, no
-reopened tabs).  Chromium is Debian's ``/usr/bin/chromium`` (or ``$CHROMIUM``),
+reopened tabs).  The shared ``chromium_context`` (tests/conftest.py) is Debian's ``/usr/bin/chromium`` (or ``$CHROMIUM``),
 driven through Playwright's ``launch_persistent_context``; never run
 ``playwright install``.  Without Chromium every browser test is skipped before
 a server is started.
@@ -18,7 +18,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -27,18 +26,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = ROOT / "notebooks"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 KERNEL_READY = re.compile(r"Python 3 \(ipykernel\) \| Idle")
-CHROME_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def _free_port() -> int:
@@ -50,22 +38,6 @@ def _free_port() -> int:
 def _get_json(url: str) -> object:
     with urllib.request.urlopen(url, timeout=5) as r:
         return json.load(r)
-
-
-@pytest.fixture(scope="session")
-def chromium_context():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":  # CI must run the browser tests, not skip them
-            pytest.fail(f"{CHROMIUM} is not installed on this CI machine (make browser installs it)")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium); browser tests skipped")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
-    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory(prefix="chromium-") as profile:
-        ctx = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROME_ARGS, viewport={"width": 1400, "height": 1100}
-        )
-        ctx.set_default_timeout(30_000)
-        yield ctx
-        ctx.close()
 
 
 @pytest.fixture(scope="session")
