@@ -135,6 +135,7 @@ def test_a_real_tournament_and_its_file(tmp_path):
         (["--agents", "greedy", "--games", "0"], "games must be a positive whole number"),
         (["--agents", "greedy", "--scheduler", "tcp://127.0.0.1:9"], "no Dask scheduler answers"),
         (["--agents", "greedy", "--players", "two"], "--players wants whole numbers"),
+        (["--agents", "greedy", "--batch-size", "0"], "--batch-size must be 1 or more"),
     ],
 )
 def test_cli_errors_are_one_line(args, message, capsys):
@@ -174,3 +175,13 @@ def test_cli_in_a_subprocess_prints_the_table_and_saves(tmp_path):
         [sys.executable, "-m", "ttr_lab", "tournament", "--agents", "nobody"], capture_output=True, text=True
     )
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "unknown agent" in bad.stderr
+
+
+def test_cli_batch_size_changes_the_tasks_not_the_rows(tmp_path, capsys):
+    from ttr_lab.cli import main
+
+    common = ["tournament", "--agents", "random,greedy", "--games", "4", "--seed", "3", "--no-progress"]
+    assert main([*common, "--save", str(tmp_path / "a.csv")]) == 0
+    assert main([*common, "--batch-size", "1", "--workers", "2", "--save", str(tmp_path / "b.csv")]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "a.csv").read_text() == (tmp_path / "b.csv").read_text()

@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (tcp://host:8786)")
     tour.add_argument("--workers", type=int, default=0, help="run on N local processes (default: in this process)")
     tour.add_argument(
+        "--batch-size", type=int, metavar="N", help="games per task (default: chosen from the games and workers)"
+    )
+    tour.add_argument(
         "--save", metavar="FILE", help="write the per-game rows to FILE (.csv or .csv.gz) and the table beside it"
     )
     tour.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -182,6 +185,8 @@ def _tournament(args: argparse.Namespace) -> int:
         raise TtrError("use --scheduler or --workers, not both")
     if args.workers < 0:
         raise TtrError(f"--workers must be 0 or more, not {args.workers}")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise TtrError(f"--batch-size must be 1 or more, not {args.batch_size}")
     pool = None
     executor: Any = args.scheduler or None
     if args.workers:
@@ -190,7 +195,14 @@ def _tournament(args: argparse.Namespace) -> int:
         pool = executor = ProcessPoolExecutor(args.workers)
     try:
         result = tournament(
-            agents, editions, players, args.games, args.seed, executor=executor, progress=not args.no_progress
+            agents,
+            editions,
+            players,
+            args.games,
+            args.seed,
+            executor=executor,
+            batch_size=args.batch_size,
+            progress=not args.no_progress,
         )
     finally:
         if pool is not None:
