@@ -36,7 +36,7 @@ import ipywidgets as W
 
 from ..analysis import Advice, advise
 
-__all__ = ["AdvicePanel", "bars_html", "hint_html"]
+__all__ = ["AdvicePanel", "SeatAdvisor", "bars_html", "hint_html"]
 
 #: bar colours, by seat (the board's player colours are the play widget's business)
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
@@ -128,3 +128,79 @@ class AdvicePanel:
             if self.on_hint is not None:
                 self.on_hint(a)
         return a
+
+
+class SeatAdvisor:
+    """The play widget's "Advisor" tab: one :class:`AdvicePanel`, shown for the
+    person to decide, from **their** view only.
+
+    :meth:`update` is told who decides now and whether their hand is on the
+    screen.  A bot's turn, a finished game or a hidden hand show a note and no
+    advice (the panel's bars and hint are emptied, so nothing of an earlier
+    seat's advice stays in the page).  The advice is recomputed only when the
+    position or the seat changes (``playouts`` per question: deterministic,
+    and small so a click stays responsive).  ``on_hint`` receives the
+    :class:`Advice` of a Hint; :attr:`lit` holds the routes the hinted moves
+    claim (the play widget lights them on the board) until the position changes.
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+    >>> a = SeatAdvisor(g, playouts=8)
+    >>> a.update(None, False)
+    >>> a.seat is None and "no advice" in a.note.value
+    True
+    >>> a.update(g.current_player, True)
+    >>> a.seat == g.current_player and "%" in a.panel.bars.value
+    True
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        playouts: int = 16,
+        seed: int = 0,
+        top: int = 3,
+        on_hint: Callable[[Advice], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.seat: int | None = None
+        self.lit: tuple[int, ...] = ()
+        self._on_hint = on_hint
+        self.note = W.HTML().add_class("ttr-advice-note")
+        self.panel = AdvicePanel(game, 0, playouts=playouts, seed=seed, top=top, on_hint=self._hinted)
+        self.panel.widget.add_class("ttr-advice")
+        self.panel.button.add_class("ttr-hint")
+        self.widget = W.VBox([self.note]).add_class("ttr-advisor")
+        self._key: tuple[Any, ...] | None = None
+
+    def update(self, seat: int | None, private: bool) -> None:
+        """Show the advice for ``seat`` (the person to decide; None: nobody),
+        if their hand is on the screen (``private``); else a note and nothing else."""
+        g = self.game
+        if seat is None or not private:
+            self.seat, self._key, self.lit = None, None, ()
+            self.panel.bars.value = self.panel.hints.value = ""
+            self.panel.advice = None
+            if g.is_over:
+                why = "The game is over"
+            elif seat is None:
+                why = "It is not a person's turn"
+            else:
+                why = f"{html.escape(g.player_names[seat])}'s hand is hidden: press “Show my hand” first"
+            self.note.value = f"<i>{why}: no advice.</i>"
+            self.widget.children = (self.note,)
+            return
+        key = (seat, g.ply, tuple(str(m) for m in g.move_stack))
+        self.note.value = f"<b>The advisor, from {html.escape(g.player_names[seat])}'s view</b>"
+        self.widget.children = (self.note, self.panel.widget)
+        if key != self._key:
+            self.seat, self._key, self.lit = seat, key, ()
+            self.panel.seat = seat
+            self.panel.refresh()
+
+    def _hinted(self, advice: Advice) -> None:
+        routes = (getattr(m.move, "route", None) for m in advice.moves[: self.panel.top])
+        self.lit = tuple(r for r in routes if isinstance(r, int))
+        if self._on_hint is not None:
+            self._on_hint(advice)

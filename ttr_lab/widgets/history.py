@@ -14,6 +14,14 @@ that, and the front end's 4 s deadline for the widgets' state was missed on
 a busy machine).  :attr:`HistoryWidget.fig` is the ``go.Figure``, redrawn in
 place by :func:`ttr_lab.render.update_board`.
 
+**Review** (a button, since a review takes a while): every player's win
+chance after every ply (:func:`ttr_lab.analysis.review`, each ply from the
+mover's own view, ``review_playouts`` playouts per move), plotted under the
+board (:func:`ttr_lab.analysis.review_figure`) with the flagged moves marked.
+Clicking a point moves the slider to its ply, so that plot, and only it, is
+a small ``FigureWidget`` (its JavaScript bundle joins the page only when a
+review is asked for); a dotted line follows the slider.
+
 >>> import ttr_lab
 >>> from ttr_lab.bots import make_bot, play_game
 >>> from ttr_lab.records import Record
@@ -22,6 +30,12 @@ place by :func:`ttr_lab.render.update_board`.
 >>> h.goto(4)
 >>> h.game.ply, h.move_text.startswith("4. ")
 (4, True)
+>>> df = h.review(plies=range(1, 6))
+>>> len(df), h.plot is not None
+(5, True)
+>>> h.click_ply(3)
+>>> h.slider.value, h.game.ply
+(3, 3)
 """
 
 from __future__ import annotations
@@ -29,6 +43,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as W
 import plotly.graph_objects as go
@@ -56,9 +71,22 @@ class HistoryWidget(W.VBox):
         Where to start (default: the end of the game).
     width : int
         Board width in pixels (default 720).
+    review_playouts : int
+        Playouts per move and ply for the Review button (default 8; a
+        200-ply game then takes about a minute).
+    seed : int
+        The review's seed (same seed, same review).
     """
 
-    def __init__(self, record: Record | GameState | str | Path, *, ply: int | None = None, width: int = 720) -> None:
+    def __init__(
+        self,
+        record: Record | GameState | str | Path,
+        *,
+        ply: int | None = None,
+        width: int = 720,
+        review_playouts: int = 8,
+        seed: int = 0,
+    ) -> None:
         if isinstance(record, GameState):
             record = Record.from_state(record)
         elif isinstance(record, (str, Path)):
@@ -93,7 +121,15 @@ class HistoryWidget(W.VBox):
         forward.on_click(lambda _b: self._step(1))
         self._move = W.HTML().add_class("ttr-history-move")
         self._scores = W.HTML().add_class("ttr-scores")
-        super().__init__([W.HBox([back, self.slider, forward]), self._move, self.board, self._scores])
+        self.review_playouts, self.seed = int(review_playouts), int(seed)
+        self.reviewed: Any = None  #: the review's DataFrame, once asked for
+        self.plot: Any = None  #: the review's FigureWidget, once asked for
+        self._review_button = W.Button(
+            description="Review", tooltip="every player's win chance after every ply (takes a while)"
+        ).add_class("ttr-history-review")
+        self._review_button.on_click(lambda _b: self.review())
+        self._review_box = W.VBox([self._review_button]).add_class("ttr-history-review-box")
+        super().__init__([W.HBox([back, self.slider, forward]), self._move, self.board, self._scores, self._review_box])
         self.add_class("ttr-history")
         self.goto(n if ply is None else ply)
 
@@ -115,6 +151,35 @@ class HistoryWidget(W.VBox):
             self.slider.value = ply  # calls goto again, which finds nothing to do
         self._redraw()
 
+    def review(self, plies: Any = None) -> Any:
+        """Review the game (what the Review button does) and show the plot
+        under the board; returns the DataFrame (``plies``: only those)."""
+        import plotly.graph_objects as go
+
+        from ..analysis import review, review_figure
+
+        self._review_button.description, self._review_button.disabled = "Reviewing...", True
+        try:
+            df = review(self.record, playouts=self.review_playouts, seed=self.seed, plies=plies, progress=False)
+        finally:
+            self._review_button.description, self._review_button.disabled = "Review", False
+        fig = review_figure(df, names=self.game.player_names, current=self.game.ply)
+        fig.update_layout(width=self._width, height=260, margin={"t": 20, "b": 40})
+        self.reviewed, self.plot = df, go.FigureWidget(fig)
+        self.plot.add_class("ttr-history-review-plot")
+        for trace in self.plot.data:
+            trace.on_click(self._on_review_click)
+        self._review_box.children = (self._review_button, self.plot)
+        return df
+
+    def click_ply(self, ply: int) -> None:
+        """What a click on the review plot's point for ``ply`` does: go there."""
+        self.goto(ply)
+
+    def _on_review_click(self, trace: Any, points: Any, state: Any) -> None:
+        if points.point_inds:
+            self.click_ply(int(trace.customdata[points.point_inds[0]]))
+
     def _step(self, delta: int) -> None:
         self.goto(self.game.ply + delta)
 
@@ -132,6 +197,8 @@ class HistoryWidget(W.VBox):
         latest = self._moves[g.ply - 1] if g.ply else None
         highlight = [latest.route] if isinstance(latest, ClaimRoute) else []
         update_board(self.fig, g, highlight=highlight, width=self._width)
+        if getattr(self, "plot", None) is not None and self.plot.layout.shapes:  # the review's line follows
+            self.plot.layout.shapes[0].update(x0=g.ply, x1=g.ply)
         figure = json.loads(self.fig.to_json(validate=False))  # plain JSON: numpy arrays become lists
         self.board.outputs = (
             {

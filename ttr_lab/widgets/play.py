@@ -60,15 +60,17 @@ from .control_tunnel import TunnelControl
 from .controls import make_controls
 from .messages import claim_refusal, drawn_cards, move_line, rule_heading, wild_word
 from .play_bots import bot_name, make_opponent
-from .play_layout import BOARD_PX, TABS, PlayLayout
+from .play_layout import BOARD_PX, PlayLayout
 from .play_panels import PlayPanels
 from .play_tickets import TicketPaths
 
-__all__ = ["PlayWidget", "play", "BOT_NAMES"]
+__all__ = ["PlayWidget", "play", "BOT_NAMES", "ADVISOR_PLAYOUTS"]
 
 #: seat names always played by a bot (any name :func:`ttr_lab.widgets.play_bots.bot_name` knows is one)
 BOT_NAMES = ("bot", "random", "greedy", "easy", "medium", "hard")
-_KWARGS = ("players", "seed", "options", "bots", "level", "hide_hands", "show_paths", "width")
+_KWARGS = ("players", "seed", "options", "bots", "level", "hide_hands", "show_paths", "width", "advisor")
+#: the advisor's playouts per question with ``advisor=True`` (about 0.5 s on a laptop core)
+ADVISOR_PLAYOUTS = 16
 #: verbs of the moves the widget's own controls play (cards, claims, tickets, stop)
 _OWN_VERBS = frozenset({"faceup", "blind", "claim", "tickets", "keep", "stop"})
 _C = TypeVar("_C", bound=Control)
@@ -112,6 +114,12 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         Draw the shortest way to complete each of the viewer's tickets.
     width : int
         Board width in pixels (default 620, which fits a laptop screen).
+    advisor : bool or int
+        Add an "Advisor" tab (off by default): every player's win chance and
+        a "Hint" button with the top moves and why, for the person to decide,
+        from their own view only (:class:`~ttr_lab.widgets.advice.SeatAdvisor`);
+        never for a bot's seat nor with the hand hidden.  ``True`` asks
+        :data:`ADVISOR_PLAYOUTS` playouts after each move, an int that many.
 
     Attributes
     ----------
@@ -163,6 +171,7 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         self._checks: list[Any] = []
         self._paths = TicketPaths()
         self._width = int(kwargs.get("width", BOARD_PX))
+        self._advisor = self._make_advisor(kwargs.get("advisor", False))
         self.controls: dict[str, Control] = make_controls(self)
         self._replaced = frozenset(part for c in self.controls.values() for part in c.replaces)
         self._their_verbs = _OWN_VERBS.union(*(c.verbs for c in self.controls.values()))
@@ -187,8 +196,9 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
 
     def show_tab(self, name: str) -> None:
         """Show tab ``name`` (filled before it is shown)."""
-        if name not in TABS:
-            raise WrongTypeError(f"no tab {name!r} (tabs: {', '.join(TABS)})")
+        tabs = tuple(self._tab_bar.options)
+        if name not in tabs:
+            raise WrongTypeError(f"no tab {name!r} (tabs: {', '.join(tabs)})")
         if self._tab_bar.value == name:
             self._show_tab(name)
         else:
@@ -353,6 +363,20 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         return f"<PlayWidget {g.edition.name}: {who}, seed {g.seed}, ply {g.ply}, {self._short_state()}>"
 
     # ------------------------------------------------------------------ moves
+    def _make_advisor(self, advisor: Any) -> Any:
+        """The Advisor tab's :class:`~ttr_lab.widgets.advice.SeatAdvisor` (None when off)."""
+        if advisor is False or advisor is None:
+            return None
+        if advisor is not True and (type(advisor) is not int or advisor < 1):
+            raise WrongTypeError(f"advisor is True, False or a number of playouts (at least 1), not {advisor!r}")
+        from .advice import SeatAdvisor  # the analysis is loaded only when asked for
+
+        playouts = ADVISOR_PLAYOUTS if advisor is True else int(advisor)
+        return SeatAdvisor(self.game, playouts=playouts, seed=self.game.seed, on_hint=lambda _a: self._relight())
+
+    def _relight(self) -> None:
+        update_board(self.fig, self.game, **self._board_options())
+
     def _control(self, name: str, kind: type[_C]) -> _C | None:
         c = self.controls.get(name)
         return c if isinstance(c, kind) else None
@@ -564,7 +588,9 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         """Fill tab ``name``, then show it; a route the Legal moves tab lit goes dark."""
         self._inspect(None)
         self._refresh_inspector(name)
-        body = {"Log": self._log, "Legal moves": self.inspector, "Score breakdown": self._outcome}[name]
+        body = {"Log": self._log, "Legal moves": self.inspector, "Score breakdown": self._outcome}.get(name)
+        if body is None and self._advisor is not None:  # the Advisor tab
+            body = self._advisor.widget
         if self._tab_body.children != (body,):
             self._tab_body.children = (body,)
 

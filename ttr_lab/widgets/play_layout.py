@@ -12,7 +12,11 @@ hand beside it (at the top of a 300-pixel side panel) fit in it together::
     │                                          │ your tickets · scores  │
     │                                          │ undo redo · options    │
     └──────────────────────────────────────────┴────────────────────────┘
-    [ Log | Legal moves | Score breakdown ]  the chosen tab's contents
+    [ Log | Legal moves | Score breakdown | (Advisor) ]  the chosen tab's contents
+
+With ``advisor=True`` a fourth tab, "Advisor", holds the win-chance bars and
+the Hint button (:class:`~ttr_lab.widgets.advice.SeatAdvisor`), under the
+board, so the fit above is unchanged.
 
 A refusal is an overlay (absolutely placed, so nothing moves) next to what
 was clicked: under the card row for a card or deck button, at the route or
@@ -37,11 +41,12 @@ from ..moves import DrawTickets, StopDrawing
 from ..render import board_figure, city_trace_index, route_trace_index
 from .inspector import MoveInspector
 
-__all__ = ["PlayParts", "PlayLayout", "css", "TABS", "SIDE_PX", "BOARD_PX"]
+__all__ = ["PlayParts", "PlayLayout", "css", "TABS", "ADVISOR_TAB", "SIDE_PX", "BOARD_PX"]
 
 BOARD_PX = 620  # the board's default width
 SIDE_PX = 300  # the side panel's width
 TABS = ("Log", "Legal moves", "Score breakdown")
+ADVISOR_TAB = "Advisor"  # the tab added by ``advisor=True``
 
 _CSS = """<style>
 .ttr-play .ttr-status { min-height: 42px; }
@@ -93,6 +98,7 @@ class PlayParts:
     bots: dict[int, Any]
     humans: tuple[int, ...]
     _width: int
+    _advisor: Any  # a SeatAdvisor, or None
     # widgets
     _status: Any
     _faceup: list[Any]
@@ -253,7 +259,8 @@ class PlayLayout(PlayParts):
         self._log = W.HTML().add_class("ttr-log")
         self._outcome = W.HTML().add_class("ttr-outcome")
         self.inspector = MoveInspector(self.game, on_select=self._inspect, on_play=self.play_move)
-        self._tab_bar = W.ToggleButtons(options=list(TABS), value=TABS[0], style={"button_width": "auto"}).add_class(
+        tabs = [*TABS, ADVISOR_TAB] if self._advisor is not None else list(TABS)
+        self._tab_bar = W.ToggleButtons(options=tabs, value=TABS[0], style={"button_width": "auto"}).add_class(
             "ttr-tabs"
         )
         self._tab_body = W.Box([self._log], layout=W.Layout(width="100%")).add_class("ttr-tab-body")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
@@ -24,6 +24,9 @@ from .messages import rule_details, wild_word
 from .play_bots import level_of
 from .play_layout import PlayParts
 from .play_tickets import Overlay, TicketPaths
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .advice import SeatAdvisor
 
 __all__ = ["PlayPanels", "PROMPTS"]
 
@@ -53,6 +56,7 @@ class PlayPanels(PlayParts):
     _checks: list[Any]
     _over: bool
     _highlights: tuple[int, ...]
+    _advisor: SeatAdvisor | None
 
     # ------------------------------------------------------------------ words
     def _whose(self, p: int) -> str:
@@ -106,6 +110,8 @@ class PlayPanels(PlayParts):
         if self._inspected is not None:
             lit.add(self._inspected)
         lit.update(self._highlights)
+        if self._advisor is not None:
+            lit.update(self._advisor.lit)  # the routes of the moves a Hint named
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width, "title": ""}
         if now.seat is not None and now.private and now.with_verb("keep") and g.pending_tickets:  # the offer
             offer = self._paths.offer(g, now.seat)
@@ -272,6 +278,9 @@ class PlayPanels(PlayParts):
             if g.is_over
             else "<i>The full breakdown appears here when the game ends.</i>"
         )
+        if self._advisor is not None:  # the advice of the person to decide, from their view only
+            now = self._decision
+            self._advisor.update(now.seat, now.private)
         if g.is_over != self._over:  # show the breakdown when the game ends
             self._over = g.is_over
             self.show_tab("Score breakdown" if g.is_over else "Log")
