@@ -70,6 +70,7 @@ def test_bobs_secrets_change_nothing_in_adas_advice(asked):
     find(a, "ttr-hint").click()
     find(b, "ttr-hint").click()
     assert "<li>" in a._advisor.panel.hints.value  # a hint with moves and explanations
+    assert len(asked) == 2  # the hint shows the position's advice: no second question
     assert synced(a._advisor.widget) == synced(b._advisor.widget)
     assert synced(a) == synced(b)  # the whole page, board lights included
     assert {seat for seat, _ in asked} == {0}

@@ -96,6 +96,8 @@ class AdvicePanel:
         self.playouts, self.seconds, self.seed, self.top = playouts, seconds, seed, top
         self.on_refresh, self.on_hint = on_refresh, on_hint
         self.advice: Advice | None = None
+        #: Hint shows the last refresh's advice (set by an owner that refreshes after every move)
+        self.reuse = False
         self.bars = W.HTML()
         self.hints = W.HTML()
         self.button = W.Button(description="Hint", tooltip="the advisor's top moves from this seat's view")
@@ -121,8 +123,9 @@ class AdvicePanel:
         return a
 
     def hint(self) -> Advice | None:
-        """Recompute and show the top moves (what the Hint button does)."""
-        a = self._ask()
+        """Recompute and show the top moves (what the Hint button does); with
+        :attr:`reuse`, the advice of the last :meth:`refresh` is shown instead."""
+        a = self.advice if self.reuse and self.advice is not None else self._ask()
         if a is not None:
             self.hints.value = hint_html(a, self.top)
             if self.on_hint is not None:
@@ -169,6 +172,7 @@ class SeatAdvisor:
         self._on_hint = on_hint
         self.note = W.HTML().add_class("ttr-advice-note")
         self.panel = AdvicePanel(game, 0, playouts=playouts, seed=seed, top=top, on_hint=self._hinted)
+        self.panel.reuse = True  # refreshed at every new position: a Hint costs nothing more
         self.panel.widget.add_class("ttr-advice")
         self.panel.button.add_class("ttr-hint")
         self.widget = W.VBox([self.note]).add_class("ttr-advisor")
