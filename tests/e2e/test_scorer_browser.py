@@ -123,9 +123,13 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
             expect(breakdown).to_contain_text(re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)"))
         for t in sheet["tickets"].get(p, []):
             search.fill(str(t))
+            page.wait_for_timeout(
+                200
+            )  # a person's pace, as before each route click: the typed value reaches the kernel
             add.click()
             clicks += 2
             expect(widget.locator(".ttr-scorer-held")).to_contain_text(f"{t}: ")
+            expect(search).to_have_value("")  # the kernel's clearing of the box has arrived before the next ticket
     expect(breakdown).to_have_text(str(want), timeout=30_000)
     seconds = time.perf_counter() - t0
     assert not widget.locator(".ttr-scorer-message").inner_text().strip()  # no refusal on the way
