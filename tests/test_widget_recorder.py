@@ -83,3 +83,29 @@ def test_the_end_goes_to_the_scorer():
     table.tickets[1] = list(g._tickets[1])  # the other player shows their tickets at the end
     table.refresh()
     assert table.outcome == g.outcome()
+
+
+def test_advise_reads_the_seats_view_and_only_on_its_turn():
+    from ttr_lab.analysis import advise
+
+    g = bot_game("usa", {}, 2, 7, plies=0)
+    full = Record.from_state(g, outcomes=True, seed=False)
+    first = full.deal["first"]
+    w = recorder(
+        "usa",
+        list(g.player_names),
+        seat=first,
+        first=first,
+        hand=full.deal["hands"][first],
+        row=full.deal["rows"][0],
+        tickets=full.deal["tickets"][first],
+    )
+    advice = w.advise(playouts=8, seed=1)
+    assert advice is not None and advice.moves
+    assert advice.moves[0].move in w.view.legal_moves
+    # exactly what the advisor says on the seat's own view of the real game
+    assert str(advice) == str(advise(g.view(first), playouts=8, seed=1, progress=False))
+    assert str(advice.moves[0].move) in w.advice.value
+    w.enter(str(advice.moves[0].move))  # the seat keeps its tickets: the other seat is due
+    assert w.view.current_player != first
+    assert w.advise(playouts=8, seed=1) is None and "your turn" in w.message.value
