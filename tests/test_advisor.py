@@ -244,3 +244,13 @@ def test_a_position_from_the_editor_gets_the_same_advice_whatever_the_filling():
     check(a, seat_view("usa", seed=1, **facts))
     assert a.moves
     assert advise(seat_view("usa", seed=2, **facts), playouts=12, seed=4) == a
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails"])
+def test_the_advisor_bot_plays_every_edition_to_the_end(edition):
+    from ttr_lab.analysis.advisor import AdvisorBot
+    from ttr_lab.bots import make_bot, play_game
+
+    g = play_game(edition, [AdvisorBot(1, playouts=4), make_bot("greedy", seed=2)], seed=3)
+    assert g.is_over and g.outcome().ranking
