@@ -634,9 +634,65 @@ def test_app_new_game_follows_the_menu_and_closes_the_old_game():
     new = app.new_game()
     assert type(new) is PlayWidget and new.game.edition.name == "europe" and new.game.seed == 3
     assert type(new.bots[1]).__name__ != type(first.bots[1]).__name__
-    assert new.bots[1].name == next(b for b in LEVELS["hard"] if b in BOTS) and first.bots[1].name == "random"
+    assert new.bots[1].name == "advisor" == next(b for b in LEVELS["hard"] if b in BOTS)
+    assert first.bots[1].name == "random"
     assert all(w.comm is None for w in old)  # the old game left the page
     assert find(app, "ttr-app-game").children == (new,)
+
+
+# --------------------------------------------------------------------------- opponents by level (item 11)
+
+
+def test_the_levels_are_random_greedy_and_the_advisor():
+    from ttr_lab.analysis.advisor import AdvisorBot
+    from ttr_lab.bots import GreedyBot, RandomBot
+    from ttr_lab.widgets.play_bots import HARD_BUDGET, bot_name, level_of, make_opponent
+
+    assert [bot_name(level) for level in ("easy", "medium", "hard")] == ["random", "greedy", "advisor"]
+    assert [level_of(b) for b in ("random", "greedy", "advisor", "playout")] == ["easy", "medium", "hard", None]
+    easy, medium, hard = (make_opponent(level, seed=3) for level in ("easy", "Medium bot", "hard"))
+    assert type(easy) is RandomBot and type(medium) is GreedyBot
+    assert type(hard) is AdvisorBot and hard.playouts == HARD_BUDGET  # a count: the same moves on any machine
+    widget = ttr_lab.play("usa", players=["You", "hard", "bot"], level="easy", seed=SEED)
+    assert [type(widget.bots[p]) for p in (1, 2)] == [AdvisorBot, RandomBot]
+
+
+def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
+    """In the widget, the hard seat's move is what AdvisorBot(playouts=HARD_BUDGET)
+    chooses from that seat's view, deterministically for the seat's seed."""
+    from ttr_lab.analysis.advisor import AdvisorBot
+    from ttr_lab.widgets.play_bots import HARD_BUDGET
+
+    widget = ttr_lab.play("usa", players=["You", "hard"], seed=SEED)
+    find(widget, "ttr-keep").click()  # the bot keeps its tickets, then You play
+    seen = []
+    choose = AdvisorBot.choose
+
+    def spy(self, view):
+        move = choose(self, view)
+        seen.append((view.player, view.ply, move))
+        return move
+
+    monkeypatch.setattr(AdvisorBot, "choose", spy)
+    replay = widget.game.copy(stack=True)
+    assert widget.play_move(next(m for m in widget.game.legal_moves if isinstance(m, ClaimRoute)))
+    assert seen and {p for p, _, _ in seen} == {1}
+    played = widget.game.move_stack[replay.ply :]
+    assert [m for _, _, m in seen] == list(played[1:])  # every move after mine was the bot's choice
+    replay.play(played[0])
+    twin = AdvisorBot(widget.game.seed + 1, playouts=HARD_BUDGET)
+    for _, ply, move in seen:
+        assert replay.ply == ply and choose(twin, replay.view(1)) == move
+        replay.play(move)
+
+
+def test_the_hard_level_falls_back_to_the_playout_bot_without_an_advisor(monkeypatch):
+    from ttr_lab.bots import BOTS
+    from ttr_lab.widgets import play_bots
+
+    monkeypatch.delitem(BOTS, "advisor")
+    assert play_bots.bot_name("hard") == "playout" and play_bots.level_of("playout") == "hard"
+    assert type(play_bots.make_opponent("hard", seed=1)).__name__ == "PlayoutBot"
 
 
 # --------------------------------------------------------------------------- glitches (item 9)

@@ -7,17 +7,19 @@ agents...) or a level: ``"easy"``, ``"medium"`` or ``"hard"`` (also
 
 * **easy**: ``random``, a bot that picks any legal move;
 * **medium**: ``greedy``, which follows the cheapest path for its tickets;
-* **hard**: ``playout`` when :data:`ttr_lab.bots.BOTS` has it (a stronger
-  bot, from another part of the project), else ``greedy``; ``expert``, the
-  advisor's bot, when it exists.
+* **hard**: ``advisor``, which plays the advisor's top move
+  (:class:`~ttr_lab.analysis.advisor.AdvisorBot`) at :data:`HARD_BUDGET`
+  playouts a move, a budget that keeps its turn short in the widget
+  (``benchmarks/bench_levels.py``); ``playout``, then ``greedy``, where
+  :data:`ttr_lab.bots.BOTS` has no advisor.
 
 A seat named just ``"bot"`` plays at the widget's ``level`` (medium unless
 told).
 
 >>> bot_name("easy"), bot_name("Medium bot"), bot_name("bot", level="easy"), bot_name("Ada")
 ('random', 'greedy', 'random', None)
->>> bot_name("hard") in ("expert", "playout", "greedy")
-True
+>>> bot_name("hard"), make_opponent("hard", seed=1)
+('advisor', AdvisorBot(playouts=24))
 >>> level_of("random"), level_of("greedy")
 ('easy', 'medium')
 >>> bot_name("bot", level="impossible")
@@ -33,14 +35,23 @@ from typing import Any
 from ..bots import BOTS, make_bot
 from ..errors import TtrError
 
-__all__ = ["LEVELS", "bot_name", "level_of", "make_opponent", "level_names"]
+__all__ = ["LEVELS", "HARD_BUDGET", "bot_name", "level_of", "make_opponent", "level_names"]
 
 #: level -> the bots that may play it, best first (the first that BOTS knows is used)
 LEVELS: dict[str, tuple[str, ...]] = {
     "easy": ("random",),
     "medium": ("greedy",),
-    "hard": ("expert", "playout", "greedy"),
+    "hard": ("advisor", "playout", "greedy"),
 }
+
+#: the advisor's budget as the hard opponent: playouts a move (a count, so a game
+#: number replays the same bot moves on any machine); 24 is the budget whose
+#: strength benchmarks/README.md reports against greedy (75.0% [53.1, 88.8], n=20,
+#: the default weighted guesses; 77.5% [62.5, 87.7], n=40, with uniform ones)
+HARD_BUDGET = 24
+
+#: options a level's bot is built with, by bot name
+_OPTIONS: dict[str, dict[str, Any]] = {"advisor": {"playouts": HARD_BUDGET}}
 
 
 def level_names() -> tuple[str, ...]:
@@ -78,4 +89,7 @@ def level_of(bot: str) -> str | None:
 def make_opponent(seat: str, seed: int, *, level: str = "medium") -> Any:
     """The bot for seat name ``seat`` (see :func:`bot_name`), or None for a person."""
     name = bot_name(seat, level=level)
-    return None if name is None else make_bot(name, seed=seed)
+    if name is None:
+        return None
+    options = _OPTIONS.get(name)
+    return BOTS[name](seed, **options) if options else make_bot(name, seed=seed)
