@@ -4,6 +4,7 @@ seat's view, consistent with what the seat knows and nothing else."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab.analysis.determinize import Knowledge, iter_states, sample_states
-from ttr_lab.analysis.ticket_knowledge import ticket_weight
+from ttr_lab.analysis.ticket_likelihood import DRAW_UNDONE, ClaimLikelihood, ticket_weight
 from ttr_lab.bots import make_bot
 from ttr_lab.state import GameState
 
@@ -245,8 +246,7 @@ def test_weighted_samples_favour_tickets_that_fit_the_claimed_routes():
     path = ticket_paths(g, 1, (t,))[0][1]
     g = arrange(g, owners={r: 1 for r in path.routes}, current=0)
     v = g.view(0)
-    assert ticket_weight(v, 1, (t.id,)) == 0.0
-    assert ticket_weight(v, 1, tuple(x.id for x in g.tickets(0))) <= 0.0
+    assert ticket_weight(v, 1, (t.id,)) > ticket_weight(v, 1, tuple(x.id for x in g.tickets(0)))
 
     def hits(samples):
         return sum(t.id in [x.id for x in s.tickets(1)] for s in samples)
@@ -256,6 +256,100 @@ def test_weighted_samples_favour_tickets_that_fit_the_claimed_routes():
     assert weighted > uniform + 10
     for s in sample_states(v, 5, seed=3, weighted=True):
         assert s.problems() == [] and public(s.view(0)) == public(v)
+
+
+def test_the_likelihood_prefers_tickets_the_claims_nearly_complete():
+    """The Occam factor: of two tickets whose shortest paths both hold the
+    claimed routes, the one the claims complete explains them better than a
+    longer one that needs much more; a ticket off the claims is worst."""
+    g = new_usa(players=2, seed=1)
+    m = g.map
+    from ttr_lab.analysis.position import ticket_paths
+
+    short = next(t for t in m.tickets if {t.a, t.b} == {"Denver", "El Paso"})
+    long = next(t for t in m.tickets if {t.a, t.b} == {"Calgary", "Phoenix"})
+    off = next(t for t in m.tickets if {t.a, t.b} == {"Boston", "Miami"})
+    path = ticket_paths(g, 1, (short,))[0][1]
+    g = arrange(g, owners={r: 1 for r in path.routes}, current=0)
+    like = ClaimLikelihood(g.view(0))
+    assert like.informative(1) and not like.informative(0)
+    w = {t.id: like.logw(1, (t.id,)) for t in (short, long, off)}
+    assert w[short.id] > w[long.id] > w[off.id]
+    assert like.logw(0, (off.id,)) == 0.0  # seat 0 claimed nothing
+    assert like.logw(1, (short.id,)) == ticket_weight(g.view(0), 1, (short.id,))
+
+
+def test_the_keep_likelihood_is_a_distribution_over_the_choices():
+    """Keeping k of the offered tickets: exp(keep_logw) over every k-subset sums to 1,
+    and the policy's own choice is the likeliest."""
+    from itertools import combinations
+
+    from ttr_lab.playout import PlayoutBot
+
+    g = new_usa(players=2, seed=5)
+    like = ClaimLikelihood(g.view(1))
+    offered = [t.id for t in g.pending_tickets] if g.pending_tickets else [1, 2, 3]
+    for k in (1, 2):
+        total = sum(
+            math.exp(like.keep_logw(0, True, list(c), [x for x in offered if x not in c]))
+            for c in combinations(offered, k)
+        )
+        assert total == pytest.approx(1.0)
+    if g.pending_tickets and g.current_player == 0:
+        choice = PlayoutBot(0).choose(g.view(0))
+        kept = list(choice.tickets)
+        if len(kept) < len(offered):
+            best = max(
+                combinations(offered, len(kept)),
+                key=lambda c: like.keep_logw(0, True, list(c), [x for x in offered if x not in c]),
+            )
+            assert sorted(best) == sorted(kept)
+
+
+def test_asking_for_tickets_with_one_unconnected_counts_against_it():
+    g = new_usa(players=2, seed=1)
+    m = g.map
+    t = next(t for t in m.tickets if {t.a, t.b} == {"Denver", "El Paso"})
+    from ttr_lab.analysis.position import ticket_paths
+
+    routes = frozenset(ticket_paths(g, 1, (t,))[0][1].routes)
+    like = ClaimLikelihood(g.view(0))
+    other = next(x for x in m.tickets if {x.a, x.b} == {"Boston", "Miami"})
+    assert like.draw_logw(routes, [t.id]) == 0.0
+    assert like.draw_logw(routes, [t.id, other.id]) == pytest.approx(math.log(DRAW_UNDONE))
+
+
+@pytest.mark.parametrize("name, opts", SPECS, ids=SPEC_IDS)
+def test_weighted_samples_keep_every_public_fact(name, opts):
+    """The Metropolis moves only tickets the seat never saw: weighted samples
+    pass every check of the uniform ones, with history, for every edition."""
+    g = bot_game(name, 17, 3, 90, "playout", **opts)
+    for p in range(3):
+        check_samples(g, p, n=2, seed=p, weighted=True)
+
+
+@pytest.mark.parametrize("name", ["usa", "europe", "rails_and_sails"])
+def test_weighted_samples_do_not_read_hidden_information(name):
+    """The same public history over other hidden tickets (another seat's deal
+    swapped with the deck's bottom) gives the same weighted samples."""
+    g = bot_game(name, 21, 3, 0)
+    moves = list(bot_game(name, 21, 3, 60).move_stack)
+    d = g.to_dict()
+    q, p = 1, 2
+    swap = dict(zip(d["setup_deal"][q][-2:], d["ticket_deck"][:2]))
+    swap.update({v: k for k, v in swap.items()})
+    d["setup_deal"][q] = [swap.get(t, t) for t in d["setup_deal"][q]]
+    d["ticket_deck"] = [swap.get(t, t) for t in d["ticket_deck"]]
+    a, b = GameState.from_dict(g.to_dict()), GameState.from_dict(d)
+    for i, m in enumerate(moves):
+        a.play(m)
+        if isinstance(m, ttr_lab.KeepTickets) and i == q:
+            m = ttr_lab.KeepTickets(tuple(swap.get(t, t) for t in m.tickets))
+        b.play(m)
+    assert a.to_dict() != b.to_dict() and public(a.view(p)) == public(b.view(p))
+    sa = [s.to_dict() for s in sample_states(a.view(p), 3, seed=4, weighted=True)]
+    assert sa == [s.to_dict() for s in sample_states(b.view(p), 3, seed=4, weighted=True)]
+    assert sa == [s.to_dict() for s in sample_states(a.view(p), 3, seed=4, weighted=True)]
 
 
 def test_knowledge_reads_a_loaded_position_without_history():
@@ -269,3 +363,7 @@ def test_bad_arguments_are_ttr_errors():
     v = new_usa(players=2).view(0)
     with pytest.raises(ttr_lab.TtrError):
         sample_states(v, -1)
+    with pytest.raises(ttr_lab.TtrError):
+        sample_states(v, 1, weighted=True, sweeps=-1)
+    with pytest.raises(ttr_lab.TtrError):
+        ClaimLikelihood(v, lam=-1.0)

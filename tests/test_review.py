@@ -34,7 +34,22 @@ def last_turn(cars: int = 16) -> GameState:
     return GameState.from_dict(d)
 
 
-def test_a_known_blunder_is_flagged_and_the_policy_move_is_not():
+@pytest.fixture
+def uniform_guesses(monkeypatch):
+    """last_turn's seat 1 owns arbitrary short routes: the claims-weighted
+    guesses of its tickets read them, as they should, as finished tickets,
+    and seat 0 cannot win whatever it does; these tests guess uniformly."""
+    import functools
+    import sys
+
+    from ttr_lab.analysis.advisor import evaluate_moves
+
+    monkeypatch.setattr(
+        sys.modules["ttr_lab.analysis.review"], "evaluate_moves", functools.partial(evaluate_moves, weighted=False)
+    )
+
+
+def test_a_known_blunder_is_flagged_and_the_policy_move_is_not(uniform_guesses):
     g = last_turn()
     policy = make_bot("playout", 0).choose(g.view(0))
     assert isinstance(policy, ttr_lab.ClaimRoute)  # the policy claims on its last turn
@@ -89,7 +104,7 @@ def test_bad_input():
         review("not a game")
 
 
-def test_the_figure_has_a_line_per_player_and_clickable_plies():
+def test_the_figure_has_a_line_per_player_and_clickable_plies(uniform_guesses):
     pytest.importorskip("plotly")
     g = last_turn()
     g.play(ttr_lab.DrawBlind())

@@ -40,9 +40,14 @@ Europe the draw deck holds regular tickets only, and a player holds at most
 one long ticket).  A position loaded without its history starts the seat's
 memory there: what it knew before is forgotten, which is still consistent.
 
-``weighted=True`` reweights the other seats' tickets by how well they fit
-the routes each has claimed (a Bayesian update, see :func:`ticket_weight`),
-by importance resampling of ``candidates`` uniform draws.
+``weighted=True`` draws the other seats' unseen tickets from their
+posterior given the routes each has claimed (a Bayesian update: the uniform
+prior above times the likelihood of
+:class:`~ttr_lab.analysis.ticket_knowledge.ClaimLikelihood`): each state
+starts from a uniform deal, then ``sweeps`` Metropolis sweeps swap unseen
+tickets between another seat and the places the seat cannot tell apart (the
+deck, the other seats), each swap kept with probability ``min(1, likelihood
+ratio)``.  Only tickets never seen move, so every state stays consistent.
 
 Examples
 --------
@@ -64,7 +69,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -76,7 +80,8 @@ from ..moves import ClaimRoute
 from ..phases import Phase
 from ..position import options_to_json
 from ..state import GameState
-from .ticket_knowledge import Retry, TicketDeal, TicketTracker, ticket_weight
+from .ticket_knowledge import Retry, TicketDeal, TicketTracker
+from .ticket_likelihood import ClaimLikelihood
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
@@ -85,6 +90,8 @@ __all__ = ["sample_states", "iter_states", "Knowledge"]
 
 #: attempts at one sample before giving up (a random choice can lead nowhere)
 RETRIES = 200
+#: Metropolis sweeps over the other seats' unseen tickets per weighted state
+SWEEPS = 30
 _Retry = Retry
 
 
@@ -328,11 +335,19 @@ class Knowledge:
             "extra": self._extra(deal, rng),
         }
 
-    def sample(self, rng: random.Random, deal: TicketDeal | None = None) -> GameState:
-        """One complete state (drawing again when a random choice leads nowhere)."""
+    def sample(
+        self,
+        rng: random.Random,
+        deal: TicketDeal | None = None,
+        like: ClaimLikelihood | None = None,
+        sweeps: int = 0,
+    ) -> GameState:
+        """One complete state (drawing again when a random choice leads nowhere);
+        the tickets given (``deal``), or drawn (moved towards the posterior of
+        ``like`` by ``sweeps`` Metropolis sweeps)."""
         for _ in range(RETRIES):
             try:
-                d = deal if deal is not None else self.tickets.deal(rng)
+                d = deal if deal is not None else self.tickets.deal(rng, like, sweeps)
                 hands, decks = self.deal_cards(rng)
             except _Retry:
                 continue
@@ -341,30 +356,22 @@ class Knowledge:
 
 
 def iter_states(
-    view: PlayerView, *, seed: int = 0, weighted: bool = False, candidates: int = 10, lam: float = 0.5
+    view: PlayerView, *, seed: int = 0, weighted: bool = False, sweeps: int = SWEEPS, lam: float = 0.5
 ) -> Iterator[GameState]:
     """Complete states consistent with ``view``, one after another, forever
-    (see the module doc).  With ``weighted=True`` they come in batches drawn
-    by importance resampling of ``candidates`` uniform ticket deals per state."""
+    (see the module doc).  With ``weighted=True`` the other seats' unseen
+    tickets are drawn from their posterior given the claims."""
+    if type(sweeps) is not int or sweeps < 0:
+        raise TtrError(f"sweeps is a whole number, not {sweeps!r}")
     know = Knowledge(view)
+    like = ClaimLikelihood(view, lam=lam) if weighted else None
     rng = random.Random(f"ttr_lab.determinize:{seed}")
     while True:
-        if not weighted:
-            yield know.sample(rng)
-            continue
-        batch = 8
-        deals = [know.tickets.deal_retrying(rng) for _ in range(batch * candidates)]
-        logw = [
-            sum(ticket_weight(view, q, d.tickets[q], lam=lam) for q in range(know.n) if q != know.me) for d in deals
-        ]
-        top = max(logw)
-        w = [math.exp(x - top) for x in logw]
-        for d in rng.choices(deals, weights=w, k=batch):
-            yield know.sample(rng, d)
+        yield know.sample(rng, like=like, sweeps=sweeps)
 
 
 def sample_states(
-    view: PlayerView, n: int, *, seed: int = 0, weighted: bool = False, candidates: int = 10, lam: float = 0.5
+    view: PlayerView, n: int, *, seed: int = 0, weighted: bool = False, sweeps: int = SWEEPS, lam: float = 0.5
 ) -> list[GameState]:
     """``n`` complete states consistent with everything ``view``'s seat knows.
 
@@ -377,14 +384,15 @@ def sample_states(
     seed : int
         Same seed, same view: same samples.
     weighted : bool
-        Reweight the other seats' tickets by the routes they claimed
-        (:func:`ticket_weight`), by importance resampling.
-    candidates : int
-        Uniform ticket deals drawn per state when ``weighted``.
+        Draw the other seats' unseen tickets from their posterior given
+        the routes they claimed (:class:`~.ticket_knowledge.ClaimLikelihood`).
+    sweeps : int
+        Metropolis sweeps per state when ``weighted`` (each moves every
+        unseen ticket of the other seats once, on average).
     lam : float
-        The weight's rate per car of detour (see :func:`ticket_weight`).
+        The likelihood's rate per car of detour.
     """
     if type(n) is not int or n < 0:
         raise TtrError(f"n is a whole number of samples, not {n!r}")
-    it = iter_states(view, seed=seed, weighted=weighted, candidates=candidates, lam=lam)
+    it = iter_states(view, seed=seed, weighted=weighted, sweeps=sweeps, lam=lam)
     return [next(it) for _ in range(n)]

@@ -1,6 +1,7 @@
 """Where the tickets are, as one seat knows it: the ticket side of
-:mod:`ttr_lab.analysis.determinize`, and the claimed-routes likelihood of
-an opponent's tickets (:func:`ticket_weight`).
+:mod:`ttr_lab.analysis.determinize`, with the Metropolis moves that draw
+another seat's unseen tickets from their posterior given its play (the
+likelihood is :mod:`ttr_lab.analysis.ticket_likelihood`).
 
 The ticket deck is a queue (draws from the top, returns underneath, A5;
 Europe's unkept initial tickets go to the box, B3).  :class:`TicketTracker`
@@ -31,19 +32,16 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from ..editions.europe.long_tickets import LongTickets
 from ..errors import TtrError
-from ..graph import board_graph
-from ..moves import DrawTickets
+from ..moves import ClaimRoute, DrawTickets
 from ..phases import Phase
-from .paths import ticket_graph
+from .ticket_likelihood import ClaimLikelihood, ticket_weight
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView, SeenHistory
 
-__all__ = ["TicketDeal", "TicketTracker", "ticket_weight", "Retry"]
+__all__ = ["TicketDeal", "TicketTracker", "ClaimLikelihood", "ticket_weight", "Retry"]
 
 RETRIES = 200
 
@@ -111,6 +109,7 @@ class TicketTracker:
         start = st.phase == Phase.SETUP_TICKETS and not any(st.ticket_counts)
         box = [_Token("long" if start else "any") for _ in range(st.box_size if self.has_box else 0)]
         choosers: list[int] = []
+        keeps: list[tuple[int, Any, list[_Token], Any]] = []  # another seat's choices and draws
         deals: dict[int, list[_Token]] = {}
         pending: list[_Token] = []
         cur = st.current_player
@@ -152,9 +151,15 @@ class TicketTracker:
                 elif t.id != i:
                     raise Retry
 
+        final = {q: set(self.view.routes_of(q)) for q in range(n)}
+        claimed = {q: list(st.routes_of(q)) for q in range(n)}
         for ply in self.hist.plies:
             q = ply.seat
+            if isinstance(ply.move, ClaimRoute) and ply.move.route in final[q]:
+                claimed[q].append(ply.move.route)
             if isinstance(ply.move, DrawTickets):
+                if rng is not None and q != me:  # the seat asked for more: its tickets were done
+                    keeps.append((q, None, [t for g in hands[q] for t in g], frozenset(claimed[q])))  # type: ignore[arg-type]
                 pending = [deck.pop() for _ in range(min(self.draw, len(deck)))]
             elif ply.kept is not None:
                 setup = bool(choosers) and choosers[0] == q
@@ -165,6 +170,7 @@ class TicketTracker:
                     returned = [t for t, i in zip(pending, ply.offered) if i not in keep]
                 else:
                     kept, returned = self._split(ply.ply, pending, ply.kept, rng, assigned)
+                    keeps.append((q, setup, kept, returned))
                 hands[q].append(kept)
                 if setup and self.to_box:
                     box += returned
@@ -184,6 +190,7 @@ class TicketTracker:
             "choosers": choosers,
             "box": box,
             "assigned": assigned,
+            "keeps": keeps,
         }
 
     def _split(
@@ -215,13 +222,18 @@ class TicketTracker:
         return [t for i, t in enumerate(pending) if i not in back], [pending[i] for i in combo]
 
     # ------------------------------------------------------------------ a deal
-    def deal(self, rng: random.Random) -> TicketDeal:
-        """One placement of every ticket; raises :class:`Retry` when a random choice led nowhere."""
+    def deal(self, rng: random.Random, like: ClaimLikelihood | None = None, sweeps: int = 0) -> TicketDeal:
+        """One placement of every ticket; raises :class:`Retry` when a random choice led nowhere.
+
+        With ``like``, the tickets never seen are then moved by ``sweeps``
+        Metropolis sweeps towards the posterior given the claims (see
+        :class:`ClaimLikelihood`)."""
         out = self._replay(rng)
         assigned: dict[int, _Token] = out["assigned"]
         held = [out["deals"][q] for q in out["choosers"][1:]] + [out["pending"], out["deck"], out["box"]]
         tokens = [t for groups in out["hands"] for g in groups for t in g] + [t for part in held for t in part]
         free = [i for i in self.universe if i not in assigned]
+        unseen: list[_Token] = []
         for pool in ("long", "deck", "any"):
             want = [t for t in tokens if t.id is None and t.pool == pool]
             ok = [i for i in free if i in self.allowed[pool]]
@@ -230,14 +242,13 @@ class TicketTracker:
             rng.shuffle(ok)
             for t, i in zip(want, ok):
                 t.id = i
+            unseen += want
             taken = set(ok[: len(want)])
             free = [i for i in free if i not in taken]
-        longs = self.allowed["long"]
-        if longs and self.to_box:  # Europe: one long ticket dealt to each player
-            for q, groups in enumerate(out["hands"]):
-                mine = [t for g in groups for t in g] + (out["deals"].get(q, []) if q in out["choosers"] else [])
-                if sum(t.id in longs for t in mine) > 1:
-                    raise Retry
+        if not self._longs_ok(out):
+            raise Retry
+        if like is not None and sweeps > 0:
+            self._metropolis(out, unseen, like, sweeps, rng)
         ids = lambda ts: tuple(t.id for t in ts)
         tickets = tuple(
             ids(groups[0]) + tuple(i for g in groups[1:] for i in sorted(ids(g))) for groups in out["hands"]
@@ -247,63 +258,76 @@ class TicketTracker:
             setup = tuple(ids(out["deals"][q]) if q in out["deals"] else tickets[q] for q in range(self.n))
         return TicketDeal(tickets, ids(out["pending"]), setup, ids(out["deck"]), ids(out["box"]))  # type: ignore[arg-type]
 
-    def deal_retrying(self, rng: random.Random) -> TicketDeal:
+    def _longs_ok(self, out: dict[str, Any]) -> bool:
+        """Europe: at most one long ticket dealt to each player."""
+        longs = self.allowed["long"]
+        if not (longs and self.to_box):
+            return True
+        for q, groups in enumerate(out["hands"]):
+            mine = [t for g in groups for t in g] + (out["deals"].get(q, []) if q in out["choosers"] else [])
+            if sum(t.id in longs for t in mine) > 1:
+                return False
+        return True
+
+    def _metropolis(
+        self, out: dict[str, Any], unseen: list[_Token], like: ClaimLikelihood, sweeps: int, rng: random.Random
+    ) -> None:
+        """Swap the ids of two unseen tickets (one held by another seat) with
+        the Metropolis rule: a symmetric proposal over the placements the
+        seat cannot tell apart, kept with probability ``min(1, posterior
+        ratio)`` (the claims of the seats holding them, and every choice of
+        tickets they took part in)."""
+        me = self.me
+        owner: dict[int, int] = {}
+        held: dict[int, list[_Token]] = {}
+        for q, groups in enumerate(out["hands"]):
+            if q != me:
+                held[q] = [t for g in groups for t in g]
+                for t in held[q]:
+                    owner[id(t)] = q
+        keeps: list[tuple[int, Any, list[_Token], Any]] = out["keeps"]
+        in_keep: dict[int, list[int]] = {}
+        for k, (_, setup, kept, back) in enumerate(keeps):
+            for t in kept + (back if setup is not None else []):
+                in_keep.setdefault(id(t), []).append(k)
+        movable = [t for t in unseen if id(t) in owner and (like.informative(owner[id(t)]) or id(t) in in_keep)]
+        if not movable or len(unseen) < 2:
+            return
+        allowed = self.allowed
+
+        def claims(q: int) -> float:
+            return like.logw(q, [t.id for t in held[q]])  # type: ignore[misc]
+
+        def keep(k: int) -> float:
+            q, setup, kept, back = keeps[k]
+            if setup is None:  # a draw of new tickets, with these routes
+                return like.draw_logw(back, [t.id for t in kept])  # type: ignore[misc]
+            return like.keep_logw(q, setup, [t.id for t in kept], [t.id for t in back])  # type: ignore[misc]
+
+        logw = {q: claims(q) for q in held}
+        logk = [keep(k) for k in range(len(keeps))]
+        for _ in range(sweeps * len(movable)):
+            a = movable[rng.randrange(len(movable))]
+            b = unseen[rng.randrange(len(unseen))]
+            qa, qb = owner[id(a)], owner.get(id(b))
+            if qa == qb or a.id not in allowed[b.pool] or b.id not in allowed[a.pool]:
+                continue
+            a.id, b.id = b.id, a.id
+            new = {q: claims(q) for q in (qa, qb) if q is not None}
+            ks = set(in_keep.get(id(a), ())) | set(in_keep.get(id(b), ()))
+            newk = {k: keep(k) for k in ks}
+            delta = sum(new[q] - logw[q] for q in new) + sum(newk[k] - logk[k] for k in newk)
+            if (delta >= 0 or rng.random() < math.exp(delta)) and self._longs_ok(out):
+                logw.update(new)
+                for k, x in newk.items():
+                    logk[k] = x
+            else:
+                a.id, b.id = b.id, a.id
+
+    def deal_retrying(self, rng: random.Random, like: ClaimLikelihood | None = None, sweeps: int = 0) -> TicketDeal:
         for _ in range(RETRIES):
             try:
-                return self.deal(rng)
+                return self.deal(rng, like, sweeps)
             except Retry:
                 continue
         raise TtrError(f"no consistent ticket placement found in {RETRIES} attempts")
-
-
-# ---------------------------------------------------------------- the claimed-routes likelihood
-_DIST: dict[str, dict[Any, dict[Any, float]]] = {}
-
-
-def _distances(view: PlayerView) -> dict[Any, dict[Any, float]]:
-    """Cars between every two cities on the empty board (cached per map)."""
-    m = view.map
-    d = _DIST.get(m.digest)
-    if d is None:
-        if len(_DIST) > 8:
-            _DIST.clear()
-        H = ticket_graph(board_graph(m))
-        d = _DIST[m.digest] = {a: dict(x) for a, x in nx.all_pairs_dijkstra_path_length(H, weight="length")}
-    return d
-
-
-def ticket_weight(
-    view: PlayerView, player: int, tickets: tuple[int, ...], *, lam: float = 0.5, cap: float = 6.0
-) -> float:
-    """The log-likelihood of ``player`` holding ``tickets``, given the routes it claimed.
-
-    The model: a player claims routes on the way of its tickets.  A route
-    from ``u`` to ``v`` (``L`` cars) lies on the way of a ticket ``a``-``b``
-    with a *detour* of ``d(a, u) + L + d(v, b) - d(a, b)`` cars (the better
-    direction; tours by consecutive cities; ``d`` on the empty board), 0 when
-    it is on a shortest path.  Each claimed route counts the smallest detour
-    over the tickets, capped at ``cap`` (a route claimed for its points, or
-    to block, is not evidence against every hand), and the likelihood is
-    ``exp(-lam * sum of the detours)``: the log-weight returned.  Multiplied
-    by the uniform prior of a sample, it gives the posterior that
-    ``weighted=True`` samples by importance resampling.
-
-    >>> import ttr_lab
-    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
-    >>> ticket_weight(g.view(0), 1, (1, 2))   # no routes claimed: no evidence
-    0.0
-    """
-    d = _distances(view)
-    m = view.map
-    pairs = [(t.cities[i], t.cities[i + 1]) for t in (m.ticket(x) for x in tickets) for i in range(len(t.cities) - 1)]
-    total = 0.0
-    inf = math.inf
-    for rid in view.routes_of(player):
-        r = m.route(rid)
-        best = cap
-        for a, b in pairs:
-            da, db = d.get(a, {}), d.get(b, {})
-            via = min(da.get(r.a, inf) + db.get(r.b, inf), da.get(r.b, inf) + db.get(r.a, inf)) + r.length
-            best = min(best, via - da.get(b, inf))
-        total += best
-    return -lam * total if total else 0.0
