@@ -114,3 +114,51 @@ def test_the_figure_has_a_line_per_player_and_clickable_plies(uniform_guesses):
     names = [t.name for t in fig.data]
     assert names[:2] == ["Ada", "Bob"] and df.iloc[0]["flag"] in names
     assert list(fig.data[0].customdata) == list(df["ply"])
+
+
+def injected_keep(seed: int) -> tuple[GameState, int]:
+    """A 2-player USA game of the playout policy where the seat to move, leading
+    with 8-14 pieces left, draws tickets and keeps all three (the policy keeps
+    the fewest and cheapest); the game then goes on with the policy.  Returns
+    the finished game and the ply of the bad keep."""
+    from ttr_lab.playout import PlayoutBot
+
+    g = new_usa(players=2, seed=seed)
+    bots = [PlayoutBot(p) for p in range(2)]
+    at = 0
+    while not g.is_over:
+        v = g.view(g.current_player)
+        if not at and g.phase.name == "TURN" and 8 <= v.pieces[v.player] <= 14 and v.scores[v.player] >= max(v.scores):
+            g.push(ttr_lab.DrawTickets())
+            at = g.ply + 1
+            g.push(max(g.legal_moves, key=lambda m: (len(m.tickets), str(m))))
+            continue
+        g.push(bots[g.current_player].choose(v))
+    return g, at
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_an_injected_bad_keep_is_flagged_on_two_seeds(seed):
+    """Known bad moves injected into bot games: measured at 300 playouts a
+    move (benchmarks/bench_review.py's truth, seed 99), the keep costs the
+    mover 31 +- 3 points of win chance (game 3) and 29 +- 3 points (game 8).
+    The review at 16 playouts a move, with its confirmation rerun, flags both
+    as at least a mistake, on two seeds."""
+    g, at = injected_keep(seed)
+    assert at
+    for s in (1, 2):
+        row = review(g, playouts=16, seed=s, plies=[at]).iloc[0]
+        assert row["move"].startswith("keep") and len(row["move"].split()) == 4  # all three kept
+        assert row["flag"] in ("mistake", "blunder"), (s, row["drop"], row["drop_se"])
+
+
+def test_a_suspicious_drop_is_confirmed_with_more_playouts():
+    g, at = injected_keep(8)
+    once = review(g, playouts=4, seed=3, plies=[at], confirm=1).iloc[0]
+    again = review(g, playouts=4, seed=3, plies=[at]).iloc[0]
+    assert once["playouts"] == 8
+    if 100 * once["drop"] >= 5 and not once["flag"]:
+        assert again["playouts"] == 8 + 8 * 4
+    else:
+        assert again["playouts"] == 8
+    assert 0 <= again["drop_se"] and not math.isnan(again["margin_drop"])

@@ -54,15 +54,18 @@ from typing import TYPE_CHECKING, Any
 from ..errors import TtrError
 from ..moves import Move, parse_move
 from ..playout import PlayoutBot
-from .advisor import evaluate_moves, in_notebook, paired
+from .advisor import MARGIN, evaluate_moves, in_notebook, paired
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["THRESHOLDS", "classify", "review", "review_figure"]
+__all__ = ["CONFIRM", "THRESHOLDS", "classify", "review", "review_figure"]
 
 #: the flags, from the worst, with their drop in win-percentage points
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+#: a drop of at least the lowest threshold that is not yet significant is
+#: played again with so many times the playouts
+CONFIRM = 4
 
 
 def classify(drop: float, se: float) -> str:
@@ -110,6 +113,7 @@ def review(
     seed: int = 0,
     plies: Iterable[int] | None = None,
     progress: bool | None = None,
+    confirm: int = CONFIRM,
 ) -> Any:
     """A pandas DataFrame, one row per reviewed ply (see the module doc).
 
@@ -179,17 +183,23 @@ def review(
                 seed=seed * 1_000_003 + k,
                 halving=False,
             )
+            drop, se, mdrop, mse = _drops(res, judged)
+            if len(res) > 1 and confirm > 1 and not classify(drop, se) and 100 * drop >= THRESHOLDS[-1][1]:
+                # a drop that looks like a flag but is not yet clearly more than
+                # noise: play it again with `confirm` times the playouts (the
+                # same states and seeds first, so the first look is included)
+                res, more = evaluate_moves(
+                    view,
+                    cands,
+                    playouts=None if budget is None else budget * confirm,
+                    seconds=secs * confirm,
+                    seed=seed * 1_000_003 + k,
+                    halving=False,
+                )
+                used += more
+                drop, se, mdrop, mse = _drops(res, judged)
             after = res[0][1]
             m = max(1, after.n)
-            drop, se = (math.nan, math.nan)
-            if judged:
-                if len(res) > 1:
-                    ref = res[1][1]
-                    wins_a = _Win(after, mover)
-                    wins_r = _Win(ref, mover)
-                    drop, se, _ = paired(wins_r, wins_a)
-                else:
-                    drop, se = 0.0, 0.0
             row = {
                 "ply": k,
                 "seat": mover,
@@ -201,6 +211,8 @@ def review(
                 "view": seat,
                 "playouts": used,
                 "seconds": time.perf_counter() - t0,
+                "margin_drop": mdrop,
+                "margin_se": mse,
             }
             for q in range(n):
                 row[f"win_{q}"] = after.wins[q] / m
@@ -213,15 +225,33 @@ def review(
     if bar is not None:
         bar.close()
     columns = ["ply", "seat", "move", "drop", "drop_se", "flag", "best", "view"]
-    columns += [f"win_{q}" for q in range(n)] + [f"score_{q}" for q in range(n)] + ["playouts", "seconds"]
+    columns += [f"win_{q}" for q in range(n)] + [f"score_{q}" for q in range(n)]
+    columns += ["playouts", "seconds", "margin_drop", "margin_se"]
     return pd.DataFrame(rows, columns=columns)
 
 
-class _Win:
-    """A candidate's playouts seen as wins only (for the drop in win chance)."""
+class _Values:
+    """A candidate's playouts seen as wins only, or as score margins (for the paired drops)."""
 
-    def __init__(self, stats: Any, seat: int) -> None:
-        self.values = stats.win_values
+    def __init__(self, values: dict[int, float]) -> None:
+        self.values = values
+
+
+def _drops(res: list[Any], judged: bool) -> tuple[float, float, float, float]:
+    """The mover's drop in win chance and in score margin (points), with
+    their standard errors: the reference (``res[1]``) minus the move played."""
+    if not judged:
+        return math.nan, math.nan, math.nan, math.nan
+    if len(res) < 2:
+        return 0.0, 0.0, 0.0, 0.0
+    a, r = res[0][1], res[1][1]
+    drop, se, _ = paired(_Values(r.win_values), _Values(a.win_values))
+
+    def margins(s: Any) -> _Values:
+        return _Values({j: (v - s.win_values[j]) / MARGIN for j, v in s.values.items()})
+
+    mdrop, mse, _ = paired(margins(r), margins(a))
+    return drop, se, mdrop, mse
 
 
 def review_figure(df: Any, *, names: Iterable[str] | None = None, current: int | None = None) -> Any:

@@ -1,0 +1,257 @@
+"""Game review (``ttr_lab.analysis.review``): does it flag known bad moves,
+how often does it flag ordinary ones, and how much do its numbers move
+between reruns?  Prints figures, asserts nothing.
+
+    nice -n 10 python benchmarks/bench_review.py --games 24 --playouts 48 --truth 300 > /tmp/review-bench.log
+
+Games: playout-policy games on USA, 2 and 3 players alternately.  At a few
+known plies per game one seat plays a **known bad move** instead of the
+policy's, then the game goes on with the policy:
+
+* ``late tickets``: new tickets with 15 pieces or fewer, all of them kept;
+* ``worst candidate``: the advisor's candidate moves
+  (:func:`~ttr_lab.analysis.advisor_candidates.candidate_moves`) played out
+  16 times each on shared states, the worst kept;
+* ``skipped claim`` (a pass-like move, giving up a needed route): where the
+  policy claims a route, a blind draw instead;
+* ``wasteful claim``: a claim off the ticket network paying the most wilds.
+
+Injections are tried at plies where the mover's win chance (the policy's,
+16 playouts) is between 15% and 85%: a seat that has already won or lost
+cannot throw much away.  Some plies of the same games, unmodified, are the
+controls.  Each injection and control is reviewed twice (seeds 1 and 2, at
+``--playouts`` per move, with the review's confirmation rerun) and judged by
+a **truth**: the same paired comparison at ``--truth`` playouts per move with
+another seed.
+
+Figures, each a share with its 95% Wilson interval:
+
+* detection: injections flagged (any flag) in the first review, among all
+  injections and among those whose true drop is at least 10 points (a
+  mistake) and at least 5 points;
+* false flags: controls flagged, and flags on plies (injected or not) whose
+  true drop is under 5 points;
+* the rerun swing: the mean and largest absolute difference, between the two
+  reviews, of the mover's win chance after the ply and of the drop; the share
+  of plies with the same flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ttr_lab
+from ttr_lab.analysis import next_claims
+from ttr_lab.analysis.advisor import evaluate_moves, paired
+from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.odds import wilson
+from ttr_lab.analysis.review import THRESHOLDS, review
+from ttr_lab.playout import PlayoutBot
+
+KINDS = ("late tickets", "worst candidate", "skipped claim", "wasteful claim")
+
+
+class _W:
+    def __init__(self, stats: object) -> None:
+        self.values = stats.win_values  # type: ignore[attr-defined]
+
+
+def interval(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} = {100 * k / max(1, n):.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]"
+
+
+def bad_move(g: ttr_lab.GameState, kind: str) -> list[ttr_lab.Move] | None:
+    """The moves of a known-bad choice of this kind for the seat to move, or None."""
+    v = g.view(g.current_player)
+    if g.phase.name != "TURN":
+        return None
+    legal = list(v.legal_moves)
+    policy = PlayoutBot(0).choose(v)
+    if kind == "late tickets":
+        if v.pieces[v.player] > 15 or ttr_lab.DrawTickets() not in legal or policy == ttr_lab.DrawTickets():
+            return None
+        h = g.copy()
+        h.push(ttr_lab.DrawTickets())
+        keep = max(h.legal_moves, key=lambda m: (len(m.tickets), str(m)))
+        return [ttr_lab.DrawTickets(), keep]
+    if kind == "skipped claim":
+        if not isinstance(policy, ttr_lab.ClaimRoute):
+            return None
+        blind = [m for m in legal if isinstance(m, ttr_lab.DrawBlind)]
+        return blind[:1] or None
+    if kind == "wasteful claim":
+        net = {c.route for c in next_claims(v, v.player)}
+        wilds = {v.edition.card_types[i].name for i in v.edition.wild_cards}
+        off = [m for m in legal if isinstance(m, ttr_lab.ClaimRoute) and m.route not in net and m != policy]
+        off = [m for m in off if sum(k for n, k in m.cards if n in wilds) >= 1]
+        if not off:
+            return None
+        return [max(off, key=lambda m: (sum(k for n, k in m.cards if n in wilds), str(m)))]
+    cands = [m for m in candidate_moves(v) if m != policy]
+    if len(cands) < 2:
+        return None
+    res, _ = evaluate_moves(v, cands, playouts=16 * len(cands), seed=5, halving=False)
+    worst = min(res, key=lambda r: (r[1].key(), str(r[0])))
+    return [worst[0]]  # type: ignore[list-item]
+
+
+def chance(g: ttr_lab.GameState) -> float:
+    v = g.view(g.current_player)
+    res, _ = evaluate_moves(v, None, playouts=16, seed=3, halving=False)
+    return res[0][1].wins[v.player] / max(1, res[0][1].n)
+
+
+def truth(before: ttr_lab.GameState, move: ttr_lab.Move, playouts: int) -> tuple[float, float]:
+    v = before.view(before.current_player)
+    policy = PlayoutBot(0).choose(v)
+    if policy == move:
+        return 0.0, 0.0
+    res, _ = evaluate_moves(v, [move, policy], playouts=2 * playouts, seed=99, halving=False)
+    d, se, _ = paired(_W(res[1][1]), _W(res[0][1]))
+    return d, se
+
+
+def run(
+    games: int, playouts: int, truth_playouts: int, per_game: int, controls: int, first: int = 7000, dump: str = ""
+) -> None:
+    out = open(dump, "a") if dump else None  # noqa: SIM115 - appended to as the run goes, closed at the end
+    rng = random.Random(first + 11)
+    rows = []  # (kind or "control", true drop, true se, review 1 row, review 2 row)
+    t0 = time.perf_counter()
+    k_next = 0
+    for i in range(games):
+        n = 2 + i % 2
+        g = ttr_lab.new_game("usa", players=n, seed=first + i)
+        bots = [PlayoutBot(100 * i + p) for p in range(n)]
+        marks: dict[int, tuple[str, ttr_lab.GameState, ttr_lab.Move]] = {}
+        lo, hi = 6 * n, 60 * n
+        targets = sorted(rng.sample(range(lo, hi), per_game + controls))
+        ctrl = set(rng.sample(targets, controls))
+        while not g.is_over:
+            at = g.ply + 1
+            if g.ply in targets and g.phase.name == "TURN" and at not in marks:
+                before = g.copy(stack=True)
+                p = g.current_player
+                if g.ply in ctrl:
+                    mv = bots[p].choose(g.view(p))
+                    marks[at] = ("control", before, mv)
+                    g.push(mv)
+                    continue
+                moves = None
+                if 0.15 <= chance(g) <= 0.85:
+                    for j in range(len(KINDS)):
+                        kind = KINDS[(k_next + j) % len(KINDS)]
+                        moves = bad_move(g, kind)
+                        if moves:
+                            k_next += j + 1
+                            break
+                if moves:
+                    g.push(moves[0])
+                    if len(moves) > 1:  # late tickets: the keep is the bad decision (the policy keeps the fewest)
+                        at, before = g.ply + 1, g.copy(stack=True)
+                        g.push(moves[1])
+                    marks[at] = (kind, before, moves[-1])
+                    continue
+            p = g.current_player
+            g.push(bots[p].choose(g.view(p)))
+        if not marks:
+            continue
+        plies = sorted(marks)
+        df1 = review(g, playouts=playouts, seed=1, plies=plies, progress=False).set_index("ply")
+        df2 = review(g, playouts=playouts, seed=2, plies=plies, progress=False).set_index("ply")
+        for at in plies:
+            kind, before, mv = marks[at]
+            d, se = truth(before, mv, truth_playouts)
+            rows.append((kind, d, se, df1.loc[at], df2.loc[at]))
+            if out is not None:
+                keep = ["seat", "move", "drop", "drop_se", "flag", "best", "playouts", "margin_drop", "margin_se"]
+                rec = {"game": first + i, "ply": at, "kind": kind, "truth": d, "truth_se": se}
+                for tag, r in (("r1", df1.loc[at]), ("r2", df2.loc[at])):
+                    rec[tag] = {c: (r[c].item() if hasattr(r[c], "item") else r[c]) for c in keep}
+                    rec[tag]["win"] = float(r[f"win_{int(r['seat'])}"])
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+        print(
+            f"game {i + 1}/{games}: {len(plies)} plies reviewed, {len(rows)} in all, {time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
+    if out is not None:
+        out.close()
+    report(rows, games, playouts, truth_playouts, time.perf_counter() - t0)
+
+
+def report(rows: list, games: int, playouts: int, truth_playouts: int, seconds: float) -> None:
+    inj = [r for r in rows if r[0] != "control"]
+    ctl = [r for r in rows if r[0] == "control"]
+    print(
+        f"\nreview check: {games} USA playout-policy games (2 and 3 players), review at {playouts} playouts "
+        f"per move (confirmation x4), truth at {truth_playouts}; thresholds {THRESHOLDS}; {seconds:.0f} s"
+    )
+    for kind in KINDS:
+        sel = [r for r in inj if r[0] == kind]
+        if sel:
+            print(
+                f"  {kind:16s} n={len(sel):3d}  true drop mean {100 * statistics.fmean(r[1] for r in sel):5.1f} points, "
+                f"flagged {interval(sum(1 for r in sel if r[3]['flag']), len(sel))}"
+            )
+    print(f"  detection, all injections: {interval(sum(1 for r in inj if r[3]['flag']), len(inj))}")
+    for cut in (10, 5):
+        real = [r for r in inj if 100 * r[1] >= cut]
+        print(
+            f"  detection, injections with a true drop >= {cut} points: {interval(sum(1 for r in real if r[3]['flag']), len(real))}"
+        )
+    print(f"  injections with a true drop < 5 points: {sum(1 for r in inj if 100 * r[1] < 5)}")
+    print(
+        f"  controls (unmodified plies) flagged: {interval(sum(1 for r in ctl if r[3]['flag']), len(ctl))}; "
+        f"of them differing from the reference policy move: {sum(1 for r in ctl if r[3]['best'])}"
+    )
+    small = [r for r in rows if 100 * r[1] < 5]
+    print(
+        f"  flags where the true drop is < 5 points (false flags): {interval(sum(1 for r in small if r[3]['flag']), len(small))}"
+    )
+    right = [r for r in inj if r[3]["flag"]]
+    if right:
+        hit = 0
+        for r in right:
+            for name, pts in THRESHOLDS:
+                if 100 * r[1] >= pts:
+                    hit += r[3]["flag"] == name
+                    break
+        print(f"  flagged injections whose flag matches the true drop's band: {interval(hit, len(right))}")
+    win_swing = [abs(r[3][f"win_{int(r[3]['seat'])}"] - r[4][f"win_{int(r[4]['seat'])}"]) for r in rows]
+    drop_swing = [abs(r[3]["drop"] - r[4]["drop"]) for r in rows]
+    same = sum(1 for r in rows if r[3]["flag"] == r[4]["flag"])
+    print(
+        f"  rerun with another seed: mover's win chance after the ply differs by {100 * statistics.fmean(win_swing):.1f} "
+        f"points on average (max {100 * max(win_swing):.1f}), the drop by {100 * statistics.fmean(drop_swing):.1f} "
+        f"(max {100 * max(drop_swing):.1f}); same flag {interval(same, len(rows))}"
+    )
+    err = [abs(r[3]["drop"] - r[1]) for r in inj]
+    print(f"  |review drop - true drop| on injections: mean {100 * statistics.fmean(err):.1f} points")
+    print(f"  playouts per reviewed ply: mean {statistics.fmean(r[3]['playouts'] for r in rows):.0f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=24)
+    ap.add_argument("--playouts", type=int, default=48)
+    ap.add_argument("--truth", type=int, default=300)
+    ap.add_argument("--per-game", type=int, default=5, help="injections tried per game")
+    ap.add_argument("--controls", type=int, default=2, help="unmodified plies per game")
+    ap.add_argument("--first", type=int, default=7000, help="the first game's seed")
+    ap.add_argument("--dump", default="", help="append each reviewed ply as a JSON line to this file")
+    args = ap.parse_args()
+    run(args.games, args.playouts, args.truth, args.per_game, args.controls, args.first, args.dump)
+
+
+if __name__ == "__main__":
+    main()
