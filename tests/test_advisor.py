@@ -257,3 +257,72 @@ def test_the_advisor_bot_plays_every_edition_to_the_end(edition):
 
     g = play_game(edition, [AdvisorBot(1, playouts=4), make_bot("greedy", seed=2)], seed=3)
     assert g.is_over and g.outcome().ranking
+
+
+def test_the_advice_is_blind_to_hidden_tickets_with_the_same_history():
+    """The same public history (another seat's dealt tickets swapped with the
+    bottom of the ticket deck, its keep moves following them) gives the same
+    advice: the weighted guesses read the seat's history, never the truth."""
+    g = bot_game("usa", 21, 3, 0)
+    moves = list(bot_game("usa", 21, 3, 50).move_stack)
+    d = g.to_dict()
+    q = 1
+    swap = dict(zip(d["setup_deal"][q][-2:], d["ticket_deck"][:2]))
+    swap.update({v: k for k, v in swap.items()})
+    d["setup_deal"][q] = [swap.get(t, t) for t in d["setup_deal"][q]]
+    d["ticket_deck"] = [swap.get(t, t) for t in d["ticket_deck"]]
+    a, b = GameState.from_dict(g.to_dict()), GameState.from_dict(d)
+    for i, m in enumerate(moves):
+        a.play(m)
+        if isinstance(m, ttr_lab.KeepTickets) and i == q:
+            m = ttr_lab.KeepTickets(tuple(swap.get(t, t) for t in m.tickets))
+        b.play(m)
+    assert a.to_dict() != b.to_dict()
+    p = a.current_player if a.current_player != q else (q + 1) % 3
+    assert advise(a.view(p), playouts=12, seed=3) == advise(b.view(p), playouts=12, seed=3)
+
+
+def test_calibrated_chances_are_the_raw_ones_through_the_map():
+    """calibrated=False gives the playouts' shares; the default maps the
+    seat's own through calibrate (monotone, so the moves' order is the same)
+    and scales the others to sum to 1."""
+    from ttr_lab.analysis.advisor import calibrate
+
+    g = bot_game("usa", 4, 3, 45)
+    v = g.view(g.current_player)
+    raw = advise(v, playouts=30, seed=2, calibrated=False)
+    cal = advise(v, playouts=30, seed=2)
+    me = v.player
+    assert [m.move for m in raw.moves] == [m.move for m in cal.moves]
+    top = raw.moves[0]
+    assert raw.win_probabilities[me] == pytest.approx(top.win_probability)
+    assert cal.win_probabilities[me] == pytest.approx(calibrate(top.win_probability, top.playouts, 3))
+    assert abs(sum(cal.win_probabilities) - 1) < 1e-9
+    check(cal, v)
+    others = [q for q in range(3) if q != me]
+    if raw.win_probabilities[others[0]] > 0 and raw.win_probabilities[others[1]] > 0:
+        r = raw.win_probabilities[others[0]] / raw.win_probabilities[others[1]]
+        assert cal.win_probabilities[others[0]] / cal.win_probabilities[others[1]] == pytest.approx(r)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_calibrate_is_monotone_and_strictly_inside_0_1(players):
+    from ttr_lab.analysis.advisor import calibrate
+
+    for n in (1, 8, 100):
+        xs = [calibrate(k / n, n, players) for k in range(n + 1)]
+        assert all(0 < x < 1 for x in xs)
+        assert all(a < b for a, b in zip(xs, xs[1:]))
+
+
+def test_rank_keeps_the_policy_move_unless_another_is_clearly_better():
+    from ttr_lab.analysis.advisor import rank
+
+    g = bot_game("usa", 9, 2, 40)
+    v = g.view(g.current_player)
+    moves = candidate_moves(v)[:4]
+    res, _ = evaluate_moves(v, moves, playouts=24, seed=1, halving=False)
+    best = max(res, key=lambda t: t[1].key())
+    assert rank(res, z=0.0, delta=-1.0)[0] is best  # no caution: the best mean
+    assert rank(res, z=float("inf"))[0] is res[0]  # full caution: the policy's move
+    assert sorted(id(t) for t in rank(res)) == sorted(id(t) for t in res)

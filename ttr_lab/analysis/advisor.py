@@ -29,8 +29,12 @@ Method: determinized Monte Carlo
    has a 95% Wilson interval.
 5. **Caution.**  The top move is the policy's own unless another is better
    by more than :data:`Z_DEVIATE` standard errors of the paired difference
-   (the same states and seeds): with few playouts the apparent best of ten
-   noisy candidates is mostly luck.
+   (the same states and seeds) and by :data:`DELTA_DEVIATE`: with few
+   playouts the apparent best of ten noisy candidates is mostly luck, and a
+   top move that changes with the budget is no advice.
+6. **Calibration.**  The seat's win chances go through a logistic map fitted
+   on bot games (:func:`calibrate`; ``calibrated=False`` for the raw
+   shares): the playouts of guessed states overrate the viewing seat.
 
 ``win_probabilities`` and ``expected_scores`` are those of the top move
 (the seat plays the advice, everyone then plays the policy).  For a seat
@@ -42,10 +46,12 @@ given; ``seconds`` (the default, 2 s) is a wall-clock budget for
 interactive use: the rate is measured in the first round and the search
 stops at the deadline, so the answer depends on the machine's speed.
 
-**Calibration caveat.**  Even weighted, the guessed opponents fit their
-boards worse than the real ones, so the viewing seat's win chance is too
-high on average (see the benchmarks); differences between moves, played on
-the same guesses, are the advisor's more reliable output.
+**Calibration.**  Even weighted by their play
+(:mod:`~ttr_lab.analysis.ticket_likelihood`), the guessed opponents fit
+their boards worse than the real ones, so the raw playout share of the
+viewing seat is too high on average; :func:`calibrate` corrects it (figures
+in ``benchmarks/README.md``).  Differences between moves, played on the same
+guesses, do not depend on it.
 
 Examples
 --------
@@ -73,6 +79,7 @@ from ..bots import BOTS
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
+from .advisor_calibration import _rescale, calibrate
 from .advisor_candidates import _legal, candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -87,10 +94,14 @@ if TYPE_CHECKING:  # pragma: no cover
 #: which separates moves far better than wins alone at small budgets
 MARGIN = 0.01
 #: the advisor leaves the playout policy's own move only for a move better by
-#: so many standard errors of the paired difference
-Z_DEVIATE = 1.0
+#: so many standard errors of the paired difference (a one-sided test at about
+#: 2.5%: with 1.0 the top move at the default budget agreed with a 10x budget's
+#: in about half of mid-game positions, ``benchmarks/bench_calibration.py stability``)
+Z_DEVIATE = 2.0
+#: ... and by at least so much value (win share plus MARGIN a point)
+DELTA_DEVIATE = 0.02
 
-__all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "candidate_moves", "evaluate_moves"]
+__all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "calibrate", "candidate_moves", "evaluate_moves", "rank"]
 
 
 @dataclass(frozen=True)
@@ -294,6 +305,26 @@ def evaluate_moves(
     return [(cands[i], stats[i], reached[i]) for i in range(len(cands))], used
 
 
+def rank(
+    results: list[tuple[Move | None, _Stats, int]], *, z: float | None = None, delta: float | None = None
+) -> list[tuple[Move | None, _Stats, int]]:
+    """:func:`evaluate_moves`' results (the policy's move first) ranked as
+    :func:`advise` does: by the round reached, then by mean value (ties in
+    the candidates' order); the policy's move stays on top unless the best
+    other is better by ``z`` (:data:`Z_DEVIATE`) paired standard errors and
+    by ``delta`` (:data:`DELTA_DEVIATE`)."""
+    z = Z_DEVIATE if z is None else z
+    delta = DELTA_DEVIATE if delta is None else delta
+    policy = results[0]
+    out = sorted(results, key=lambda t: (t[2], t[1].key()), reverse=True)
+    if out[0] is not policy:  # leave the policy's move only for a clearly better one
+        d, se, _ = paired(out[0][1], policy[1])
+        if not (d > z * se and d > delta):
+            out.remove(policy)
+            out.insert(0, policy)
+    return out
+
+
 def advise(
     view: PlayerView,
     *,
@@ -305,6 +336,7 @@ def advise(
     explain: bool = True,
     progress: bool | None = None,
     include: Iterable[Move] = (),
+    calibrated: bool = True,
 ) -> Advice:
     """Win chances and ranked moves from ``view``'s seat (see the module doc).
 
@@ -325,8 +357,7 @@ def advise(
         :func:`~ttr_lab.analysis.determinize.sample_states`); on by default:
         uniform guesses give the opponents tickets that rarely fit their
         routes, and the viewing seat's win chance comes out far too high
-        (``benchmarks/bench_advisor.py --only bias``: 77% predicted for 44%
-        observed on 100 positions; 64% weighted).
+        (``benchmarks/bench_calibration.py bias``).
     explain : bool
         Write each move's explanation.
     progress : bool, optional
@@ -335,6 +366,9 @@ def advise(
         Legal moves to evaluate besides the candidates (e.g. the move a
         player made, to see how it compares); a move that is not legal
         raises TtrError.
+    calibrated : bool
+        Recalibrate the seat's win chances (:func:`calibrate`; the others
+        scaled to sum to 1); False gives the playouts' raw shares.
 
     Raises
     ------
@@ -358,32 +392,35 @@ def advise(
         view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress, protect=0
     )
     me = view.player
-    policy = results[0]
-    results.sort(key=lambda t: (t[2], t[1].key()), reverse=True)
-    if moves and results[0] is not policy:  # leave the policy's move only for a clearly better one
-        d, se, _ = paired(results[0][1], policy[1])
-        if not d > Z_DEVIATE * se:
-            results.remove(policy)
-            results.insert(0, policy)
+    results = rank(results) if moves else results
     top = results[0][1]
     n = max(1, top.n)
     wins = tuple(w / n for w in top.wins)
     scores = tuple(s / n for s in top.scores)
+    players = view.num_players
+
+    def cal(x: float, k: int) -> float:
+        return calibrate(x, k, players) if calibrated else x
+
+    if calibrated:
+        wins = _rescale(wins, me, cal(wins[me], top.n))
     ranked = []
     explainer = Explainer(view) if explain and moves else None
     for m, st, _ in results:
         if m is None:
             continue
         k = max(1, st.n)
+        lo, hi = wilson(st.wins[me], st.n) if st.n else (0.0, 1.0)  # type: ignore[arg-type]
+        mine = cal(st.wins[me] / k, st.n)
         ranked.append(
             MoveAdvice(
                 move=m,
-                win_probability=st.wins[me] / k,
-                interval=wilson(st.wins[me], st.n) if st.n else (0.0, 1.0),  # type: ignore[arg-type]
+                win_probability=mine,
+                interval=(min(mine, cal(lo, st.n)), max(mine, cal(hi, st.n))),
                 expected_score=st.scores[me] / k,
                 playouts=st.n,
                 explanation=explainer.explain(m) if explainer is not None else "",
-                win_probabilities=tuple(w / k for w in st.wins),
+                win_probabilities=_rescale(tuple(w / k for w in st.wins), me, mine),
                 expected_scores=tuple(s / k for s in st.scores),
             )
         )
