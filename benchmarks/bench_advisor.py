@@ -5,7 +5,11 @@
     python benchmarks/bench_advisor.py --only calibration --positions 400
     python benchmarks/bench_advisor.py --only stability --positions 40
 
-Figures (targets from the project's issue tracker):
+Figures (targets from the project's issue tracker).  The calibration, bias
+and stability parts here take positions *without their history* (a copy of
+the state, so the seat forgets what it saw); ``bench_calibration.py`` measures
+them with the history, as a seat at the table knows it, and is the one the
+README's current figures come from.
 
 * **speed**: 4-player games per second of the playout policy and of the
   greedy bot, per edition, in one run on one core (target: playout >= 10x

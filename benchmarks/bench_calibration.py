@@ -298,8 +298,9 @@ def stability(args: argparse.Namespace) -> None:
             same[name] += a == b
             deviates[name][0] += a != moves[0]
             deviates[name][1] += b != moves[0]
-        if n % 10 == 0:
-            print(f"  {n} positions, {(time.perf_counter() - t) / n:.1f} s each ({load()})", flush=True)
+        if n % 5 == 0:
+            agree = ", ".join(f"{name.split()[0]} {same[name]}/{n}" for name in rules)
+            print(f"  {n} positions, {(time.perf_counter() - t) / n:.1f} s each, agree: {agree} ({load()})", flush=True)
     print(
         f"stability: {n} mid-game positions (plies 30-150 of 2-4 player USA playout games, 2+ candidates), "
         f"top move at {args.playouts} playouts vs at {10 * args.playouts} (other seeds) ({load()})"
