@@ -199,8 +199,26 @@ def check(path: str) -> None:
             f"    {b / 10:.1f}-{(b + 1) / 10:.1f}  n={len(v):4d}  {100 * sum(q for q, *_ in v) / len(v):5.1f}  "
             f"{100 * sum(s for _, s, *_ in v) / len(v):5.1f}  {100 * mu:+5.1f} [{100 * (mu - 1.96 * e):+.1f}, {100 * (mu + 1.96 * e):+.1f}]"
         )
-    raw = [odds.quick_probability(r["inp"].ticket) - r["k"] / r["n"] for r in rows]
-    print(f"  the uncalibrated ticket-alone model (calibrated=False): mean difference {100 * sum(raw) / m:+.1f} points")
+    opens = [r for r in rows if r["inp"].status == "open"]
+    for label, fn in (
+        ("calibrated", calibrated_probability),
+        ("uncalibrated (calibrated=False)", lambda inp: odds.quick_probability(inp.ticket)),
+    ):
+        for which, sel in (("open tickets", opens), ("all tickets", rows)):
+            mu, e = clustered([(r["pos"], fn(r["inp"]) - r["k"] / r["n"]) for r in sel])
+            print(
+                f"  {label}, {which} (n={len(sel)}): mean difference {100 * mu:+.2f} points "
+                f"[{100 * (mu - 1.96 * e):+.2f}, {100 * (mu + 1.96 * e):+.2f}]"
+            )
+
+
+def clustered(pairs: list[tuple[int, float]]) -> tuple[float, float]:
+    """Mean and standard error of the values, clustered by their position."""
+    mu = sum(x for _, x in pairs) / len(pairs)
+    cl: dict[int, float] = {}
+    for pos, x in pairs:
+        cl[pos] = cl.get(pos, 0.0) + x - mu
+    return mu, math.sqrt(sum(v * v for v in cl.values())) / len(pairs)
 
 
 def share(rows: list[dict], status: str) -> str:
