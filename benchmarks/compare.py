@@ -1,12 +1,21 @@
 """Two checkouts side by side in one run: prints figures, asserts nothing.
 
     python benchmarks/compare.py --before /path/to/old/checkout [--after .] [--rounds 3]
+    python benchmarks/compare.py --before /path/to/old/checkout --instructions
 
 Runs the same measurement on both checkouts in alternating subprocesses
 (before, after, before, after, ...), each pinned to the same core, so both see
 the same machine load; prints every round and the best of each.  The
 measurement is the headline engine figure: uniformly random 4-player games
 played to the end and scored with ``outcome()``, per edition.
+
+``--instructions`` counts machine instructions instead of time (needs
+``valgrind``, Debian package ``valgrind``): each checkout plays 5 and then 15
+games under cachegrind, and the difference over the 10 extra games is the
+cost of a game without the start-up (imports, map loading, compiling), which
+a plain count over a few games would mix in.  Counts do not depend on the
+machine's load, so they compare reliably on a busy machine; they do not
+weigh cache misses or branch mispredictions, so wall clock can still differ.
 """
 
 from __future__ import annotations
@@ -45,6 +54,29 @@ def run(root: str, games: int, editions: str) -> dict[str, float]:
     return {line.split()[0]: float(line.split()[1]) for line in out.splitlines()}
 
 
+def instructions(root: str, games: int, edition: str) -> int:
+    """Machine instructions of ``games`` scored random games plus start-up, under cachegrind."""
+    out = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            MEASURE,
+            root,
+            str(games),
+            edition,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    line = next(ln for ln in out.splitlines() if "I   refs" in ln or "I refs" in ln)
+    return int(line.split(":")[1].replace(",", "").strip())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", required=True)
@@ -52,7 +84,16 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--editions", default="usa,europe,rails_and_sails")
+    ap.add_argument("--instructions", action="store_true", help="count instructions per game with valgrind")
     args = ap.parse_args()
+    if args.instructions:
+        for ed in args.editions.split(","):
+            per = {}
+            for label, root in (("before", args.before), ("after", args.after)):
+                per[label] = (instructions(root, 15, ed) - instructions(root, 5, ed)) / 10
+            b, a = per["before"], per["after"]
+            print(f"  {ed:16s} before {b / 1e6:7.2f}M  after {a / 1e6:7.2f}M instructions/game  ({b / a:.2f}x fewer)")
+        return
     best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
     for r in range(1, args.rounds + 1):
         for label, root in (("before", args.before), ("after", args.after)):

@@ -33,7 +33,6 @@ KeepTickets(tickets=(6, 15))
 
 from __future__ import annotations
 
-import functools
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -47,6 +46,7 @@ from .moves import Move, parse_move, show_value
 from .phases import Phase
 from .position import fill_position, position_to_dict
 from .scoring import outcome as _outcome
+from .view import _OFFERED, offer_accessors
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core.chance import Chance
@@ -132,6 +132,13 @@ class GameState:
         ed.new_position(self)
 
     def _init(self, ed: Edition, names: tuple[str, ...], seed: int) -> None:
+        if type(ed) not in _OFFERED:
+            offer_accessors(ed, GameState)
+        # the fields go in a plain dict of their own, never in the instance's
+        # inline values: the first push reads ``__dict__``, which would turn
+        # those into a split-keys dict, and reads of a split dict's attributes
+        # cannot be specialised by the interpreter (every rule reads them)
+        self.__dict__ = {}
         self.edition = ed
         self.n = len(names)
         self.player_names = names
@@ -145,21 +152,9 @@ class GameState:
 
         def __setattr__(self, name: str, value: Any) -> None: ...
 
-    def __getattr__(self, name: str) -> Any:
-        """An accessor the edition's rules offer (``game.stations()``)."""
-        try:
-            ed = object.__getattribute__(self, "edition")
-        except AttributeError:
-            raise AttributeError(name) from None
-        api = ed.state_api.get(name)
-        if api is None:
-            raise AttributeError(f"{type(self).__name__} of {ed.name} has no attribute {name!r}")
-        fn = getattr(ed, api.method)
-        if api.prop:
-            return fn(self)
-        bound = functools.partial(fn, self)
-        bound.__doc__ = fn.__doc__
-        return bound
+    if TYPE_CHECKING:  # the edition's accessors (EditionAccessor descriptors, put on the class at run time)
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *self.edition.state_api})

@@ -42,6 +42,57 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PlayerView", "SeenPly", "SeenHistory"]
 
 
+class EditionAccessor:
+    """An accessor an edition's rules offer (``game.stations()``,
+    ``view.harbors()``), as a descriptor on :class:`GameState` or
+    :class:`PlayerView`: it looks the name up in the instance's edition
+    (``Edition.state_api``) and raises ``AttributeError`` where that edition
+    offers no such accessor (or, on a view, no public one).
+
+    Descriptors rather than ``__getattr__``: a class with ``__getattr__``
+    cannot have its attribute reads specialised by the interpreter, and
+    every rule reads the state's fields many times a move."""
+
+    __slots__ = ("name", "on_view")
+
+    def __init__(self, name: str, on_view: bool) -> None:
+        self.name = name
+        self.on_view = on_view
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        state = obj._state if self.on_view else obj
+        ed = state.edition
+        api = ed.state_api.get(self.name)
+        if api is None or (self.on_view and not api.public):
+            what = f"a {ed.name} player's view" if self.on_view else f"{type(obj).__name__} of {ed.name}"
+            raise AttributeError(f"{what} has no attribute {self.name!r}")
+        fn = getattr(ed, api.method)
+        if api.prop:
+            return fn(state)
+        bound = functools.partial(fn, state)
+        bound.__doc__ = fn.__doc__
+        return bound
+
+
+_OFFERED: set[type] = set()
+
+
+def offer_accessors(ed: Edition, state_class: type) -> None:
+    """Put the accessors of ``ed``'s rules on ``state_class`` and on
+    :class:`PlayerView` (once per edition class; a name a class already has
+    is left alone)."""
+    kind = type(ed)
+    if kind in _OFFERED:
+        return
+    for name in ed.state_api:
+        for cls, on_view in ((state_class, False), (PlayerView, True)):
+            if not name.startswith("_") and not hasattr(cls, name):
+                setattr(cls, name, EditionAccessor(name, on_view))
+    _OFFERED.add(kind)
+
+
 class PlayerView:
     """A read-only window on a game state for one seat."""
 
@@ -58,18 +109,9 @@ class PlayerView:
         """The seat this view belongs to (fixed)."""
         return self._player
 
-    def __getattr__(self, name: str) -> Any:
-        """A public accessor of the edition's rules (``view.stations()``)."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        state = object.__getattribute__(self, "_state")
-        api = state.edition.state_api.get(name)
-        if api is None or not api.public:
-            raise AttributeError(f"a {state.edition.name} player's view has no attribute {name!r}")
-        fn = getattr(state.edition, api.method)
-        if api.prop:
-            return fn(state)
-        return functools.partial(fn, state)
+    if TYPE_CHECKING:  # the edition's accessors (EditionAccessor descriptors, put on the class at run time)
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def __dir__(self) -> list[str]:
         public = [k for k, a in self._state.edition.state_api.items() if a.public]

@@ -55,7 +55,10 @@ class Drawing(Turns):
         decks, discards = s._decks, s._discards
         if len(decks) == 1:
             return self._blind_all if decks[0] or discards[0] else []
-        if all(decks[q] or discards[q] for q in range(len(decks))):
+        for q in range(len(decks)):
+            if not (decks[q] or discards[q]):
+                break
+        else:
             return self._blind_all
         blind = self._blind
         return [blind[q] for q in self._blind_order if decks[q] or discards[q]]
@@ -114,8 +117,17 @@ class Drawing(Turns):
         return None
 
     # --------------------------------------------------------------- effects
+    def has_second_pick(self, s: GameState) -> bool:
+        """Whether a second card can be drawn (``bool(second_picks(s))``, without listing them)."""
+        state = self._slot_state
+        for card in s._row:
+            if state(card) == 1:
+                return True
+        decks, discards = s._decks, s._discards
+        return any(decks[q] or discards[q] for q in range(len(decks)))
+
     def after_first_card(self, s: GameState, wild_face_up: bool) -> None:
-        if wild_face_up or not self.second_picks(s):
+        if wild_face_up or not self.has_second_pick(s):
             self.end_turn(s)
         else:
             s._phase = _SECOND

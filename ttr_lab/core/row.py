@@ -100,7 +100,10 @@ class Row(Decks):
             self.check_reset(s)
 
     def wilds_in_row(self, s: GameState) -> int:
-        return sum([s._row.count(w) for w in self.wild_cards])
+        wilds = self.wild_cards
+        if len(wilds) == 1:
+            return s._row.count(wilds[0])
+        return sum([s._row.count(w) for w in wilds])
 
     def check_reset(self, s: GameState) -> None:
         """Three or more wilds in the row: discard the row and deal a new one (A3)."""

@@ -121,9 +121,17 @@ class Exchange(Pieces):
             return (R_RS, f"the player has only {give} {other} in supply to put back")
         return None
 
+    def _bind_plugins(self) -> None:
+        super()._bind_plugins()
+        others = [fn for fn in self._turn_action_fns if getattr(fn, "__name__", "") != "exchange_groups"]
+        # cheap checks first (a ticket or card to draw usually answers); listing claims last
+        self._stuck_checks = tuple(
+            sorted(others, key=lambda fn: (fn.__name__ == "claim_groups", fn.__name__ != "ticket_draw_groups"))
+        )
+
     def only_exchanges_possible(self, s: GameState) -> bool:
         """Whether the current player could do nothing but exchange pieces."""
-        return not any(fn(s) for fn in self._turn_action_fns if getattr(fn, "__name__", "") != "exchange_groups")
+        return all(not fn(s) for fn in self._stuck_checks)
 
     def apply_exchange(self, s: GameState, move: ExchangePieces) -> None:
         p = s._cur

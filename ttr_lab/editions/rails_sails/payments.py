@@ -105,14 +105,26 @@ class RSPayments(Edition):
         for ri, ci in enumerate(class_of):
             cmask[ci] |= 1 << ri
         self._rs_cmask = tuple(cmask)
-        self._rs_smask = self._rs_cmask[len(tkeys) + len(pkeys) :]
+        # per part and colour (-2, -1, 0..5): the route bitmasks of the colour's classes, by length
+        nt, npk = len(tkeys), len(pkeys)
+        self._rs_segmasks = {
+            part: {c: tuple(cmask[base + k] for k, (col, _) in enumerate(keys) if col == c) for c in range(-2, NC)}
+            for part, keys, base in ((0, tkeys, 0), (2, skeys, nt + npk))
+        }
+        self._rs_pmasks = self._rs_cmask[nt : nt + npk]
         self._rs_paired_mask = sum(1 << i for i, r in enumerate(routes) if r.paired)
         self._rs_nbytes = (len(routes) + 7) // 8
         self._rs_pzeros = (0,) * len(pkeys)
         # caches of derived data, bounded, shared by every edition of this map (see core.caches):
         caches = cache_group(
             ("rails_and_sails payments", self.map.digest),
-            {"train": _CACHE_LIMIT, "ship": _CACHE_LIMIT, "colour": _CACHE_LIMIT, "segments": 400},
+            {
+                "train": _CACHE_LIMIT,
+                "ship": _CACHE_LIMIT,
+                "colour": _CACHE_LIMIT,
+                "segments": 400,
+                "claims": _CACHE_LIMIT,
+            },
         )
         # (train cards, wilds, trains) -> see _train_class_counts
         self._rs_tcache = caches["train"]
@@ -122,6 +134,8 @@ class RSPayments(Edition):
         self._rs_ccache = caches["colour"]
         # ... and the same by (part, wilds, pieces), then in a list at 100 * (colour + 2) + 10 * x + y
         self._rs_segtab = caches["segments"]
+        # (route, the hand's cards that can pay for it) -> its claims (see claim_options)
+        self._rs_claims = caches["claims"]
 
     # ------------------------------------------------------------------ derived fields
     def derive(self, s: GameState) -> None:
@@ -226,16 +240,21 @@ class RSPayments(Edition):
             v = self._rs_ccache[key] = (own, gray)
         return v
 
-    def _part_counts(self, part: int, cards: tuple[int, ...], w: int, lim: int) -> tuple[int, ...]:
+    def _part_counts(self, part: int, cards: tuple[int, ...], w: int, lim: int) -> tuple[tuple[int, ...], int]:
         """Class counts of one part, in class order: the classes of no card's
-        colour, gray, then colours 0..5 (each by length)."""
+        colour, gray, then colours 0..5 (each by length); with the bitmask of
+        the routes of the classes that have payments."""
         tab = self._rs_segtab.get((part, w, lim))
         if tab is None:
             if len(self._rs_segtab) > 200:
                 self._rs_segtab.clear()
             tab = self._rs_segtab[(part, w, lim)] = [None] * (100 * (NC + 2))
-        parts: list[tuple[int, ...]] = [(tab[0] or self._seg(tab, part, -2, 0, 0, w, lim))[0], ()]
-        shares = [(tab[100] or self._seg(tab, part, -1, 0, 0, w, lim))[0]]
+        seg = tab[0] or self._seg(tab, part, -2, 0, 0, w, lim, 0)
+        parts: list[tuple[int, ...]] = [seg[0], ()]
+        m = seg[2]
+        seg = tab[100] or self._seg(tab, part, -1, 0, 0, w, lim, 100)
+        shares = [seg[0]]
+        m |= seg[2]
         i = 200
         for c in range(NC):
             x = cards[c]
@@ -246,17 +265,26 @@ class RSPayments(Edition):
                 if y > 9:
                     y = 9
                 j = i + 10 * x + y
-                own, gray = tab[j] or self._seg(tab, part, c, x, y, w, lim, j)
+                own, gray, om, gm = tab[j] or self._seg(tab, part, c, x, y, w, lim, j)
                 parts.append(own)
                 shares.append(gray)
+                m |= om | gm
             else:
-                parts.append((tab[i] or self._seg(tab, part, c, 0, 0, w, lim, i))[0])
+                seg = tab[i] or self._seg(tab, part, c, 0, 0, w, lim, i)
+                parts.append(seg[0])
+                m |= seg[2]
             i += 100
         parts[1] = tuple(map(sum, zip(*shares))) if len(shares) > 1 else shares[0]
-        return sum(parts, ())
+        return sum(parts, ()), m
 
-    def _seg(self, tab: list[Any], part: int, c: int, x: int, y: int, w: int, lim: int, j: int | None = None) -> Any:
-        v = tab[(c + 2) * 100 if j is None else j] = self._colour_seg(part, c, x, y, w, lim)
+    def _seg(self, tab: list[Any], part: int, c: int, x: int, y: int, w: int, lim: int, j: int) -> Any:
+        """Colour ``c``'s segment (see :meth:`_colour_seg`) with the bitmasks
+        of the routes of its own and of the gray classes it can pay for."""
+        own, gray = self._colour_seg(part, c, x, y, w, lim)
+        masks = self._rs_segmasks[part]
+        om = reduce(or_, compress(masks[c], own), 0)
+        gm = reduce(or_, compress(masks[-1], gray), 0)
+        v = tab[j] = (own, gray, om, gm)
         return v
 
     def _train_class_counts(self, cards: tuple[int, ...], w: int, tl: int) -> tuple[Any, ...]:
@@ -267,8 +295,8 @@ class RSPayments(Edition):
         cache = self._rs_tcache
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        counts = self._part_counts(0, cards, w, tl) + self._rs_pzeros
-        out = cache[(cards, w, tl)] = (counts, None, reduce(or_, compress(self._rs_cmask, counts), 0), None)
+        counts, m = self._part_counts(0, cards, w, tl)
+        out = cache[(cards, w, tl)] = (counts + self._rs_pzeros, None, m, None)
         return out
 
     def _add_paired(self, entry: tuple[Any, ...], cards: tuple[int, ...], w: int, tl: int) -> tuple[Any, ...]:
@@ -280,12 +308,11 @@ class RSPayments(Edition):
             paired = tuple([vec[L] if top >= L else 0 for L in pkeys])
         else:
             paired = self._rs_pzeros
-        counts = entry[0][: self._rs_ntrain] + paired
         out = self._rs_tcache[(cards, w, tl)] = (
             entry[0],
-            counts,
+            entry[0][: self._rs_ntrain] + paired,
             entry[2],
-            reduce(or_, compress(self._rs_cmask, counts), 0),
+            entry[2] | reduce(or_, compress(self._rs_pmasks, paired), 0),
         )
         return out
 
@@ -296,11 +323,24 @@ class RSPayments(Edition):
         cache = self._rs_scache
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        counts = self._part_counts(2, cards, w, sl)
-        out = cache[(cards, w, sl)] = (counts, reduce(or_, compress(self._rs_smask, counts), 0))
+        out = cache[(cards, w, sl)] = self._part_counts(2, cards, w, sl)
         return out
 
     def claim_options(self, h: tuple[int, ...], ri: int) -> list[Move]:
+        """Every payment of route index ``ri`` from hand ``h``, as sorted
+        moves (cached by the cards that can pay for the route)."""
+        col = self._rcol[ri]
+        at = SHIP1 if self._rship[ri] else PLAIN
+        if col >= 0 and not self._rpaired[ri]:
+            key: tuple[Any, ...] = (ri, h[WILD], h[at + col], h[at + NC + col])
+        else:
+            key = (ri, h[WILD], h[at : at + 2 * NC])
+        moves = self._rs_claims.get(key)
+        if moves is None:
+            moves = self._rs_claims.put(key, tuple(self._list_claims(h, ri)))
+        return list(moves)
+
+    def _list_claims(self, h: tuple[int, ...], ri: int) -> list[Move]:
         route = self.routes[ri]
         rid, label, L = route.id, self.route_labels[ri], route.length
         names = self._cname
