@@ -43,7 +43,7 @@ from .test_widgets_editions import pick, play_through_controls
 
 _REF = re.compile(r"^IPY_MODEL_([0-9a-f]+)$")
 _NOISE = {"uid", "_last_layout_edit_id", "_last_trace_edit_id"}  # random ids and edit counters
-_CODE = {"_esm", "_css", "placeholder"}  # the front end's code and example text, not data
+_CODE = {"_esm", "_css", "_plotly_esm", "_plotly_bundle_key", "placeholder"}  # front-end code, example text
 
 
 # --------------------------------------------------------------------------- reading what is synced

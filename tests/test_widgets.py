@@ -735,3 +735,39 @@ def test_tutorial_second_card_lesson_stays_through_a_refusal_until_the_next_move
     assert not t.click_faceup(g.row.index("loco") + 1)
     assert "That was refused" in t.guide and lesson in t.guide
     assert t.play_move("blind") and lesson not in t.guide and t.explained.count("second card") == 1
+
+
+# --------------------------------------------------------------------------- the board's front end and fit (items 6, 9)
+
+
+def test_every_board_widget_uses_the_front_end_that_keeps_its_updates():
+    """The play, scorer and recorder boards are ttr_lab.widgets.figure.FigureWidget: a short
+    _esm (anywidget's 2 s start) with plotly's own bundle in _plotly_esm, loaded behind it."""
+    import plotly.graph_objects as go
+
+    from ttr_lab.widgets.figure import ESM, FigureWidget, plotly_bundle
+    from ttr_lab.widgets.scorer import ScorerWidget
+
+    bundle, key = plotly_bundle()
+    assert bundle == go.FigureWidget().get_state()["_esm"] and len(ESM) < 2000
+    for widget in (ttr_lab.play("usa", players=["You", "bot"], seed=SEED), ScorerWidget()):
+        state = widget.fig.get_state()
+        assert isinstance(widget.fig, FigureWidget)  # anywidget adds its traits to a subclass
+        assert state["_esm"] == ESM and state["_plotly_esm"] == bundle and state["_plotly_bundle_key"] == key
+
+
+def test_a_tall_board_and_a_wide_score_table_still_fit_the_side_panel():
+    """Rails & Sails World: the ticket choice's legend would make the board 583 px tall;
+    it is drawn BOARD_MAX_PX tall all game, and the score table turns (a row per count)."""
+    from ttr_lab.widgets.play_layout import BOARD_MAX_PX
+
+    widget = ttr_lab.play("rails_and_sails", players=["You", "bot"], seed=SEED)
+    heights = [widget.fig.layout.height]
+    find(widget, "ttr-keep").click()
+    find(widget, "ttr-choose-pieces").click()
+    heights.append(widget.fig.layout.height)
+    assert heights == [BOARD_MAX_PX, BOARD_MAX_PX]
+    table = find(widget, "ttr-scores").value
+    assert 'class="ttr-scores-turned"' in table and "<tr><th>harbors</th>" in table and "▶ You" in table
+    usa = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
+    assert usa.fig.layout.height <= BOARD_MAX_PX and "ttr-scores-turned" not in find(usa, "ttr-scores").value

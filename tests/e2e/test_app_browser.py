@@ -20,7 +20,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) 
 
 from ttr_lab.widgets.tutorial import tutorial  # noqa: E402
 
-from .test_play_browser import LAPTOP  # noqa: E402
+from .test_play_browser import LAPTOP, anywidget_failures, console_log  # noqa: E402
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=30_000)  # a busy machine (several test runs at once) renders slowly
@@ -67,9 +67,7 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
         expect(guide).to_contain_text(f"the {len(lit)} routes lit in yellow")
         expect(guide).to_contain_text("Try an illegal move")
         expect(guide).to_contain_text(f"{bad.a}–{bad.b} ({bad.length} {bad.color})")
-        # the board is not checked here: in Voila the plotly view is built from the
-        # executed notebook's state and sometimes misses later redraws
-        # (see test_the_app_board_follows_the_game)
+        # the board is checked in test_the_app_board_follows_the_game
 
         # a first card, then the illegal second one: a face-up locomotive
         play.locator(f".ttr-faceup-{first}").click()
@@ -97,17 +95,15 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
         page.close()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known intermittent problem: a plotly FigureWidget view restored from state (Voila, a reloaded "
-    "page) sometimes does not follow later redraws (4 of 5 tries here, on a loaded machine: the ticket "
-    "choice's traces stayed after Keep), though the kernel's figure is right",
-)
 def test_the_app_board_follows_the_game(chromium_context, voila_server):
+    """The board a Voila page builds from the executed notebook's state follows
+    later redraws, and anywidget never gives up on its model (the console says
+    nothing of "[anywidget] Failed to initialize model": ttr_lab.widgets.figure)."""
     base, token = voila_server
     t = tutorial("usa", seed=7)
     t.play_move(t.game.legal_moves[-1])  # Keep with every box ticked
     page = chromium_context.new_page()
+    said = console_log(page)
     page.set_viewport_size(LAPTOP)
     try:
         page.goto(f"{base}/?token={token}", timeout=180_000)  # Voila runs the notebook first
@@ -118,5 +114,6 @@ def test_the_app_board_follows_the_game(chromium_context, voila_server):
         expect(guide).to_contain_text("Try an illegal move")
         traces = play.locator(".js-plotly-plot .scatterlayer .trace")
         expect(traces).to_have_count(len(t.fig.data), timeout=15_000)  # the ticket paths gone, the glow added
+        assert not anywidget_failures(said), said
     finally:
         page.close()

@@ -53,6 +53,7 @@ from ..moves import ClaimRoute, Move, parse_move
 from ..records import Record
 from ..render import PLAYER_COLORS, board_figure, update_board
 from ..state import GameState
+from .figure import FigureWidget
 from .messages import move_line
 
 __all__ = ["HistoryWidget", "PLOTLY_MIME"]
@@ -154,7 +155,6 @@ class HistoryWidget(W.VBox):
     def review(self, plies: Any = None) -> Any:
         """Review the game (what the Review button does) and show the plot
         under the board; returns the DataFrame (``plies``: only those)."""
-        import plotly.graph_objects as go
 
         from ..analysis import review, review_figure
 
@@ -165,7 +165,7 @@ class HistoryWidget(W.VBox):
             self._review_button.description, self._review_button.disabled = "Review", False
         fig = review_figure(df, names=self.game.player_names, current=self.game.ply)
         fig.update_layout(width=self._width, height=260, margin={"t": 20, "b": 40})
-        self.reviewed, self.plot = df, go.FigureWidget(fig)
+        self.reviewed, self.plot = df, FigureWidget(fig)
         self.plot.add_class("ttr-history-review-plot")
         for trace in self.plot.data:
             trace.on_click(self._on_review_click)

@@ -50,7 +50,7 @@ import ipywidgets as W
 
 from ..errors import IllegalMoveError, InvalidMoveError, WrongTypeError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Move, cards_in_words, parse_move
-from ..render import city_trace_index, route_at, route_trace_index, update_board
+from ..render import city_trace_index, route_at, route_trace_index
 from ..state import GameState, Phase, new_game
 from .control_base import Control, Decision, cards_of
 from .control_build import BuildControl
@@ -353,7 +353,7 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         self._decision = now
         self._refresh_controls(now)
         self._refresh_panels()
-        update_board(self.fig, g, **self._board_options())
+        self._redraw_board()
         self._refresh_inspector()
         self._refresh_refusal()
 
@@ -375,7 +375,7 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         return SeatAdvisor(self.game, playouts=playouts, seed=self.game.seed, on_hint=lambda _a: self._relight())
 
     def _relight(self) -> None:
-        update_board(self.fig, self.game, **self._board_options())
+        self._redraw_board()
 
     def _control(self, name: str, kind: type[_C]) -> _C | None:
         c = self.controls.get(name)
@@ -582,7 +582,7 @@ class PlayWidget(PlayPanels, PlayLayout, W.VBox):
         if route_id == self._inspected:
             return
         self._inspected = route_id
-        update_board(self.fig, self.game, **self._board_options())
+        self._redraw_board()
 
     def _show_tab(self, name: str) -> None:
         """Fill tab ``name``, then show it; a route the Legal moves tab lit goes dark."""

@@ -35,15 +35,20 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..moves import DrawTickets, StopDrawing
-from ..render import board_figure, city_trace_index, route_trace_index
+from ..render import board_figure, city_trace_index, route_trace_index, update_board
+from .figure import FigureWidget
 from .inspector import MoveInspector
 
-__all__ = ["PlayParts", "PlayLayout", "css", "TABS", "ADVISOR_TAB", "SIDE_PX", "BOARD_PX"]
+__all__ = ["PlayParts", "PlayLayout", "css", "TABS", "ADVISOR_TAB", "SIDE_PX", "BOARD_PX", "BOARD_MAX_PX"]
 
 BOARD_PX = 620  # the board's default width
+#: the tallest board that fits a laptop under a four-line status and a two-row card row
+#: (647 px of notebook height at 1366x768, issue 11 item 6): a taller one (the Rails &
+#: Sails World ticket choice, whose legend lists five offered tickets: 583 px; USA's, 503)
+#: is drawn at this height from then on, the map scaled to leave room for the legend
+BOARD_MAX_PX = 496
 SIDE_PX = 300  # the side panel's width
 TABS = ("Log", "Legal moves", "Score breakdown")
 ADVISOR_TAB = "Advisor"  # the tab added by ``advisor=True``
@@ -74,6 +79,10 @@ _CSS = """<style>
 .ttr-play .ttr-scores table { border-collapse: collapse; font-size: 12px; }
 .ttr-play .ttr-scores th, .ttr-play .ttr-scores td { padding: 0 3px; white-space: nowrap; text-align: right; }
 .ttr-play .ttr-scores th:nth-child(2), .ttr-play .ttr-scores td:nth-child(2) { text-align: left; }
+.ttr-play .ttr-scores table.ttr-scores-turned { table-layout: fixed; width: 100%; }
+.ttr-play .ttr-scores table.ttr-scores-turned th, .ttr-play .ttr-scores table.ttr-scores-turned td {
+  white-space: normal; overflow-wrap: anywhere; text-align: left;
+}
 .ttr-play .ttr-keep-box .widget-checkbox, .ttr-play .ttr-keep-box .widget-checkbox * {
   white-space: normal; overflow: visible; height: auto; line-height: 16px;
 }
@@ -98,6 +107,7 @@ class PlayParts:
     bots: dict[int, Any]
     humans: tuple[int, ...]
     _width: int
+    _height: int | None  # the board's height for the whole game, or None: as the board needs
     _advisor: Any  # a SeatAdvisor, or None
     # widgets
     _status: Any
@@ -136,6 +146,7 @@ class PlayParts:
     undo: Callable[[], bool]
     redo: Callable[[], bool]
     refresh: Callable[..., None]
+    _board_options: Callable[[], dict[str, Any]]
     show_tab: Callable[[str], None]
     _redo: list[Any]
     _on_route_click: Callable[..., None]
@@ -174,7 +185,8 @@ class PlayLayout(PlayParts):
 
     def _build_board(self) -> None:
         g = self.game
-        self.fig = go.FigureWidget(board_figure(g, width=self._width, title=""))
+        self._height = None
+        self.fig = FigureWidget(board_figure(g, width=self._width, title=""))
         self.fig.add_class("ttr-figure")
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
@@ -182,6 +194,14 @@ class PlayLayout(PlayParts):
         close = self._button("OK", "ttr-refusal-close", self._clear_refusal)
         self._refusal = W.VBox([self._refusal_text, close]).add_class("ttr-refusal")
         self._refusal.layout.display = "none"
+
+    def _redraw_board(self) -> None:
+        """Redraw the board for the game as it is; a board taller than
+        :data:`BOARD_MAX_PX` is drawn that tall from then on (the map scaled down)."""
+        update_board(self.fig, self.game, **self._board_options())
+        if self._height is None and (self.fig.layout.height or 0) > BOARD_MAX_PX:
+            self._height = BOARD_MAX_PX  # _board_options passes it from now on
+            update_board(self.fig, self.game, **self._board_options())
 
     def _build_cards(self) -> Any:
         g = self.game

@@ -113,6 +113,8 @@ class PlayPanels(PlayParts):
         if self._advisor is not None:
             lit.update(self._advisor.lit)  # the routes of the moves a Hint named
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width, "title": ""}
+        if getattr(self, "_height", None) is not None:
+            opts["height"] = self._height
         if now.seat is not None and now.private and now.with_verb("keep") and g.pending_tickets:  # the offer
             offer = self._paths.offer(g, now.seat)
             opts["paths"] = offer.overlays()
@@ -209,7 +211,7 @@ class PlayPanels(PlayParts):
             cols += c.score_columns(q)
         return cols
 
-    def _name_cell(self, q: int) -> str:
+    def _name_cell(self, q: int, mark: str = "") -> str:
         g = self.game
         colour = PLAYER_COLORS[q % len(PLAYER_COLORS)]
         name = g.player_names[q]
@@ -218,7 +220,7 @@ class PlayPanels(PlayParts):
             kind = str(getattr(self.bots[q], "name", "bot"))
             tag = level_of(kind) or kind
             tag = "" if tag in name.lower() else f' <span class="ttr-bot-tag">{html.escape(tag)}</span>'
-        return f'<td style="color:{colour};font-weight:bold">{html.escape(name)}{tag}</td>'
+        return f'<td style="color:{colour};font-weight:bold">{mark}{html.escape(name)}{tag}</td>'
 
     def _scores_html(self) -> str:
         g = self.game
@@ -236,6 +238,9 @@ class PlayPanels(PlayParts):
                 "<b>Final scores</b><table><tr><th></th><th>player</th><th>routes</th><th>tickets</th>"
                 f"<th>bonus</th><th>total</th></tr>{''.join(rows)}</table>"
             )
+        heads = ["score"] + [h for h, _ in self._score_columns(0)] + ["cards", "tickets"]
+        if len(heads) > 5:  # too many columns for the side panel: a row per count, a column per player
+            return self._scores_by_row(heads)
         rows = []
         for q in range(g.n):
             mark = "▶" if q == g.current_player else ""
@@ -244,12 +249,27 @@ class PlayPanels(PlayParts):
                 f"<tr><td>{mark}</td>{self._name_cell(q)}<td>{g.scores[q]}</td>{cells}"
                 f"<td>{g.hand_size(q)}</td><td>{len(g.tickets(q))}</td></tr>"
             )
-        heads = "".join(f"<th>{html.escape(h)}</th>" for h, _ in self._score_columns(0))
+        heads_html = "".join(f"<th>{html.escape(h)}</th>" for h, _ in self._score_columns(0))
         turns = "" if g.final_turns_left is None else f"<br><b>Last round:</b> {g.final_turns_left} turns left"
         return (
             "<table><tr><th></th><th>player</th><th>score</th>"
-            f"{heads}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}"
+            f"{heads_html}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}"
         )
+
+    def _scores_by_row(self, heads: list[str]) -> str:
+        """The score table turned: the players across (▶ whose turn), a row per count."""
+        g = self.game
+        values = [
+            [str(g.scores[q])] + [c for _, c in self._score_columns(q)] + [str(g.hand_size(q)), str(len(g.tickets(q)))]
+            for q in range(g.n)
+        ]
+        names = "".join(self._name_cell(q, "▶ " if q == g.current_player else "") for q in range(g.n))
+        rows = "".join(
+            f"<tr><th>{html.escape(h)}</th>{''.join(f'<td>{html.escape(v[i])}</td>' for v in values)}</tr>"
+            for i, h in enumerate(heads)
+        )
+        turns = "" if g.final_turns_left is None else f"<br><b>Last round:</b> {g.final_turns_left} turns left"
+        return f'<table class="ttr-scores-turned"><tr><th></th>{names}</tr>{rows}</table>{turns}'
 
     def _refresh_panels(self) -> None:
         g = self.game

@@ -28,7 +28,6 @@ import html
 from typing import Any
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..core.setup import seat_names
 from ..errors import TtrError
@@ -37,6 +36,7 @@ from ..records import Record
 from ..render import board_figure, update_board
 from ..scorer import _by_seat, _edition
 from ..view import PlayerView
+from .figure import FigureWidget
 from .scorer import ScorerWidget
 
 __all__ = ["RecorderWidget", "recorder"]
@@ -85,7 +85,7 @@ class RecorderWidget(W.VBox):
         self.message = W.HTML().add_class("ttr-recorder-message")
         self.moves_log = W.HTML().add_class("ttr-recorder-log")
         self.advice = W.HTML().add_class("ttr-recorder-advice")
-        self.fig = go.FigureWidget(board_figure(ed.map, player_names=names, width=width, title=""))
+        self.fig = FigureWidget(board_figure(ed.map, player_names=names, width=width, title=""))
         side = W.VBox([self.status, W.HBox([self.entry, enter]), W.HBox([undo, advise]), self.message, self.moves_log])
         self.children = [W.HBox([self.fig, side]), self.advice]
         self.add_class("ttr-recorder")

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..core.setup import seat_names
 from ..errors import TtrError
 from ..render import board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
 from ..scorer import _edition, load_sheet, save_sheet, score
 from ..scoring import Outcome
+from .figure import FigureWidget
 
 __all__ = ["ScorerWidget", "scorer"]
 
@@ -80,7 +80,7 @@ class ScorerWidget(W.VBox):
         self.click_kind.add_class("ttr-scorer-kind")
         if len(self._kinds) == 1:
             self.click_kind.layout.display = "none"
-        self.fig = go.FigureWidget(board_figure(ed.map, player_names=self.names, width=width, title=""))
+        self.fig = FigureWidget(board_figure(ed.map, player_names=self.names, width=width, title=""))
         self.fig.add_class("ttr-scorer-figure")
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
