@@ -53,10 +53,11 @@ from ttr_lab.analysis import next_claims
 from ttr_lab.analysis.advisor import evaluate_moves, paired
 from ttr_lab.analysis.advisor_candidates import candidate_moves
 from ttr_lab.analysis.odds import wilson
-from ttr_lab.analysis.review import THRESHOLDS, review
+from ttr_lab.analysis.review import CONFIRM, THRESHOLDS, review
 from ttr_lab.playout import PlayoutBot
 
 KINDS = ("late tickets", "worst candidate", "skipped claim", "wasteful claim")
+KEEP = ("seat", "move", "drop", "drop_se", "flag", "best", "playouts", "margin_drop", "margin_se")
 
 
 class _W:
@@ -125,7 +126,7 @@ def run(
 ) -> None:
     out = open(dump, "a") if dump else None  # noqa: SIM115 - appended to as the run goes, closed at the end
     rng = random.Random(first + 11)
-    rows = []  # (kind or "control", true drop, true se, review 1 row, review 2 row)
+    rows: list[dict] = []
     t0 = time.perf_counter()
     k_next = 0
     for i in range(games):
@@ -171,13 +172,13 @@ def run(
         for at in plies:
             kind, before, mv = marks[at]
             d, se = truth(before, mv, truth_playouts)
-            rows.append((kind, d, se, df1.loc[at], df2.loc[at]))
+            rec = {"game": first + i, "ply": at, "kind": kind, "truth": d, "truth_se": se}
+            for tag, df in (("r1", df1), ("r2", df2)):
+                r = df.loc[at]
+                rec[tag] = {c: (r[c].item() if hasattr(r[c], "item") else r[c]) for c in KEEP}
+                rec[tag]["win"] = float(r[f"win_{int(r['seat'])}"])
+            rows.append(rec)
             if out is not None:
-                keep = ["seat", "move", "drop", "drop_se", "flag", "best", "playouts", "margin_drop", "margin_se"]
-                rec = {"game": first + i, "ply": at, "kind": kind, "truth": d, "truth_se": se}
-                for tag, r in (("r1", df1.loc[at]), ("r2", df2.loc[at])):
-                    rec[tag] = {c: (r[c].item() if hasattr(r[c], "item") else r[c]) for c in keep}
-                    rec[tag]["win"] = float(r[f"win_{int(r['seat'])}"])
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
         print(
@@ -186,58 +187,65 @@ def run(
         )
     if out is not None:
         out.close()
-    report(rows, games, playouts, truth_playouts, time.perf_counter() - t0)
-
-
-def report(rows: list, games: int, playouts: int, truth_playouts: int, seconds: float) -> None:
-    inj = [r for r in rows if r[0] != "control"]
-    ctl = [r for r in rows if r[0] == "control"]
     print(
-        f"\nreview check: {games} USA playout-policy games (2 and 3 players), review at {playouts} playouts "
-        f"per move (confirmation x4), truth at {truth_playouts}; thresholds {THRESHOLDS}; {seconds:.0f} s"
+        f"\nreview check: {games} USA playout-policy games (2 and 3 players) from seed {first}, review at "
+        f"{playouts} playouts per move, truth at {truth_playouts}; {time.perf_counter() - t0:.0f} s"
     )
+    report(rows)
+
+
+def report(rows: list[dict]) -> None:
+    """The figures (see the module doc) from the reviewed plies (as dumped)."""
+    inj = [r for r in rows if r["kind"] != "control"]
+    ctl = [r for r in rows if r["kind"] == "control"]
+    both = [(r, t) for r in rows for t in ("r1", "r2")]  # each ply as reviewed by each rerun
+    print(f"  thresholds {THRESHOLDS}, significance 1.96 standard errors, confirmation x{CONFIRM}")
     for kind in KINDS:
-        sel = [r for r in inj if r[0] == kind]
+        sel = [r for r in inj if r["kind"] == kind]
         if sel:
             print(
-                f"  {kind:16s} n={len(sel):3d}  true drop mean {100 * statistics.fmean(r[1] for r in sel):5.1f} points, "
-                f"flagged {interval(sum(1 for r in sel if r[3]['flag']), len(sel))}"
+                f"  {kind:16s} n={len(sel):3d}  true drop mean {100 * statistics.fmean(r['truth'] for r in sel):5.1f} "
+                f"points, flagged {interval(sum(1 for r in sel if r['r1']['flag']), len(sel))}"
             )
-    print(f"  detection, all injections: {interval(sum(1 for r in inj if r[3]['flag']), len(inj))}")
-    for cut in (10, 5):
-        real = [r for r in inj if 100 * r[1] >= cut]
+    print(f"  detection, all injections (first review): {interval(sum(1 for r in inj if r['r1']['flag']), len(inj))}")
+    for cut in (20, 10, 5):
+        real = [r for r in inj if 100 * r["truth"] >= cut]
         print(
-            f"  detection, injections with a true drop >= {cut} points: {interval(sum(1 for r in real if r[3]['flag']), len(real))}"
+            f"  detection, injections with a true drop >= {cut} points: first review "
+            f"{interval(sum(1 for r in real if r['r1']['flag']), len(real))}, "
+            f"rerun {sum(1 for r in real if r['r2']['flag'])}/{len(real)}"
         )
-    print(f"  injections with a true drop < 5 points: {sum(1 for r in inj if 100 * r[1] < 5)}")
+    print(f"  injections with a true drop < 5 points: {sum(1 for r in inj if 100 * r['truth'] < 5)}")
     print(
-        f"  controls (unmodified plies) flagged: {interval(sum(1 for r in ctl if r[3]['flag']), len(ctl))}; "
-        f"of them differing from the reference policy move: {sum(1 for r in ctl if r[3]['best'])}"
+        f"  controls (unmodified plies) flagged: first review {interval(sum(1 for r in ctl if r['r1']['flag']), len(ctl))}"
+        f", rerun {sum(1 for r in ctl if r['r2']['flag'])}/{len(ctl)}; controls whose move differs from the "
+        f"reference policy's: {sum(1 for r in ctl if r['r1']['best'])}"
     )
-    small = [r for r in rows if 100 * r[1] < 5]
+    small = [r for r in rows if 100 * r["truth"] < 5]
     print(
-        f"  flags where the true drop is < 5 points (false flags): {interval(sum(1 for r in small if r[3]['flag']), len(small))}"
+        f"  false flags (plies with a true drop < 5 points, injected or not, flagged): first review "
+        f"{interval(sum(1 for r in small if r['r1']['flag']), len(small))}, rerun "
+        f"{sum(1 for r in small if r['r2']['flag'])}/{len(small)}"
     )
-    right = [r for r in inj if r[3]["flag"]]
-    if right:
+    flagged = [(r, t) for r, t in both if r[t]["flag"]]
+    if flagged:
         hit = 0
-        for r in right:
-            for name, pts in THRESHOLDS:
-                if 100 * r[1] >= pts:
-                    hit += r[3]["flag"] == name
-                    break
-        print(f"  flagged injections whose flag matches the true drop's band: {interval(hit, len(right))}")
-    win_swing = [abs(r[3][f"win_{int(r[3]['seat'])}"] - r[4][f"win_{int(r[4]['seat'])}"]) for r in rows]
-    drop_swing = [abs(r[3]["drop"] - r[4]["drop"]) for r in rows]
-    same = sum(1 for r in rows if r[3]["flag"] == r[4]["flag"])
+        for r, t in flagged:
+            band = next((name for name, pts in THRESHOLDS if 100 * r["truth"] >= pts), "")
+            hit += r[t]["flag"] == band
+        print(f"  flags in the true drop's band: {interval(hit, len(flagged))}")
+    win_swing = [abs(r["r1"]["win"] - r["r2"]["win"]) for r in rows]
+    drop_swing = [abs(r["r1"]["drop"] - r["r2"]["drop"]) for r in rows]
+    same = sum(1 for r in rows if r["r1"]["flag"] == r["r2"]["flag"])
     print(
-        f"  rerun with another seed: mover's win chance after the ply differs by {100 * statistics.fmean(win_swing):.1f} "
-        f"points on average (max {100 * max(win_swing):.1f}), the drop by {100 * statistics.fmean(drop_swing):.1f} "
-        f"(max {100 * max(drop_swing):.1f}); same flag {interval(same, len(rows))}"
+        f"  rerun with another seed: the mover's win chance after the ply moves by {100 * statistics.fmean(win_swing):.1f} "
+        f"points on average (median {100 * statistics.median(win_swing):.1f}, max {100 * max(win_swing):.1f}), "
+        f"the drop by {100 * statistics.fmean(drop_swing):.1f} (max {100 * max(drop_swing):.1f}); "
+        f"same flag {interval(same, len(rows))}"
     )
-    err = [abs(r[3]["drop"] - r[1]) for r in inj]
+    err = [abs(r[t]["drop"] - r["truth"]) for r, t in both if r["kind"] != "control"]
     print(f"  |review drop - true drop| on injections: mean {100 * statistics.fmean(err):.1f} points")
-    print(f"  playouts per reviewed ply: mean {statistics.fmean(r[3]['playouts'] for r in rows):.0f}")
+    print(f"  playouts per reviewed ply: mean {statistics.fmean(r[t]['playouts'] for r, t in both):.0f}")
 
 
 def main() -> None:
@@ -249,7 +257,16 @@ def main() -> None:
     ap.add_argument("--controls", type=int, default=2, help="unmodified plies per game")
     ap.add_argument("--first", type=int, default=7000, help="the first game's seed")
     ap.add_argument("--dump", default="", help="append each reviewed ply as a JSON line to this file")
+    ap.add_argument("--report", nargs="*", help="only print the figures of these dumps")
     args = ap.parse_args()
+    if args.report:
+        rows = []
+        for path in args.report:
+            with open(path) as f:
+                rows += [json.loads(line) for line in f]
+        print(f"review check: {len(rows)} reviewed plies from {', '.join(args.report)}")
+        report(rows)
+        return
     run(args.games, args.playouts, args.truth, args.per_game, args.controls, args.first, args.dump)
 
 

@@ -15,12 +15,14 @@ The mover's **drop** is the reference's win chance minus the played move's
 error.  A move the policy would have played has no drop.
 
 Thresholds (``THRESHOLDS``, in win-percentage points)
----------------------------------------------------------
-Lichess flags drops of 5/10/15 points in chess.  Ticket to Ride is a game
-of chance with up to five players: a seat's chance moves by several points
-on a single blind draw, and the estimate from a few dozen playouts is noisy.
-So a move is flagged only when **both** the drop reaches the threshold and
-it is larger than 1.96 standard errors (significant at about 5%):
+-----------------------------------------------------
+Lichess flags drops of 5/10/15 points in chess (0.1/0.2/0.3 on its -1..1
+scale).  Ticket to Ride is a game of chance with up to five players: a
+seat's chance moves by several points on a single blind draw, and the
+estimate from a few dozen playouts is noisy (a 2-player USA ply reviewed at
+48 playouts a move: a standard error of 3-10 points on the drop).  So a move
+is flagged only when **both** the drop reaches the threshold and it is more
+than 1.96 standard errors (significant at about 5%):
 
 =================  ============
 ``inaccuracy``     >= 5 points
@@ -31,6 +33,21 @@ it is larger than 1.96 standard errors (significant at about 5%):
 A blunder is set higher than lichess's 15 because, in a many-player game, a
 drop of 15 points is common when a seat's win chance is redistributed among
 the others by an ordinary risky choice (new tickets, a long route).
+
+**Confirmation.**  A drop of at least 5 points that is not yet significant
+is played again with :data:`CONFIRM` (4) times the playouts, the first look
+included (same states and seeds), and judged on that.  It costs little
+(most plies are the policy's own move, or clearly fine) and catches most
+real errors that one small look misses.
+
+**How well it works** (``benchmarks/bench_review.py``: known bad moves
+injected at known plies of playout-policy games, judged by a truth at 300
+playouts a move; figures with their 95% intervals in ``benchmarks/README.md``,
+"Ticket odds and game review checks"): at 48 playouts a move it flags
+nearly every injected move that truly costs 20 points or more and most of
+those costing 10-20, flags almost no move that costs under 5, and keeps the
+same flag on a rerun with another seed for most plies.  Moves costing 5-10
+points are caught about half the time: that needs more playouts.
 
 Examples
 --------
