@@ -9,14 +9,21 @@ start, drops every update the kernel sends afterwards: the view draws once and
 then stops following the game.  A page that attaches to a running kernel
 (JupyterLab reloaded or reopened, a Voila page) builds all its models at
 once while it is busy loading, so the 5 MB bundle often misses the 2 seconds
-on a loaded machine (reproduced in Chromium with the CPU slowed 12 times).
+on a loaded machine.  Reproduced in Chromium with the CPU slowed 8 times
+(DevTools throttling) on a JupyterLab reload: with ``go.FigureWidget`` the
+error came and the board stayed as it was; with this class it did not, and
+the board followed the next move (one run each).
 
 :class:`FigureWidget` sends the same bundle in another trait,
 ``_plotly_esm``, and a few lines of ``_esm`` that start loading it and
 return at once, so the model is ready within anywidget's deadline and
 receives every message; each view waits for the bundle, then is plotly's own
 view.  The bundle is evaluated once per page (keyed by plotly's version and
-the bundle's hash), however many figures the page shows.
+the bundle's hash), however many figures the page shows.  What is left to
+anywidget's 2 seconds is a 1 kB module: a page starved of CPU for longer
+than that (12 times slowed, on a loaded machine) still times out, and the
+fix for that belongs upstream (anywidget's ``Runtime``: a deadline that
+rejects ``ready`` for good).
 
 >>> import plotly.graph_objects as go
 >>> fig = FigureWidget(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))
