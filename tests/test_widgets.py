@@ -771,3 +771,15 @@ def test_a_tall_board_and_a_wide_score_table_still_fit_the_side_panel():
     assert 'class="ttr-scores-turned"' in table and "<tr><th>harbors</th>" in table and "▶ You" in table
     usa = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)
     assert usa.fig.layout.height <= BOARD_MAX_PX and "ttr-scores-turned" not in find(usa, "ttr-scores").value
+
+
+@pytest.mark.parametrize(("edition", "turned"), [("usa", False), ("europe", True), ("rails_and_sails", True)])
+def test_the_score_table_turns_when_its_columns_would_overflow_the_side_panel(edition, turned):
+    """Europe's five columns include "0 built, 3 left" (stations): about 358 px
+    across in a 300 px panel (seen in Chromium), so it turns like Rails &
+    Sails'; USA's four short columns stay across, 2 and 4 players."""
+    for names in (["You", "bot"], ["You", "bot", "bot", "bot"]):
+        widget = ttr_lab.play(edition, players=names, seed=SEED)
+        table = find(widget, "ttr-scores").value
+        assert ('class="ttr-scores-turned"' in table) is turned, (edition, names, table)
+        assert table.count("▶") == 1

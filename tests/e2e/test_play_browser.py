@@ -22,7 +22,8 @@ Sails), so a test run leaves the tree clean.
 
 A second test plays the first decisions of a Rails & Sails World game (the
 most buttons in the card row: train and ship cards) in the same window and
-checks the same fit.
+checks the same fit; a third does so for Europe (the stations column in the
+score table, and a station's payment choice after a click on a city).
 """
 
 from __future__ import annotations
@@ -391,4 +392,85 @@ def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
     measure("a turn")
     if SCREENSHOTS:
         play.screenshot(path=str(WORLD_SCREENSHOT))
+    assert not anywidget_failures(said), said
+
+
+_PAY_JS = """() => {
+  const box = document.querySelector('.ttr-play .ttr-pay-box');
+  const status = document.querySelector('.ttr-play .ttr-status').getBoundingClientRect();
+  const buttons = [...document.querySelectorAll('.ttr-play .ttr-payment button')];
+  const r = box.getBoundingClientRect();
+  return {shown: r.height > 0, top: r.top - status.top, bottom: r.bottom - status.top, right: r.right,
+          window: window.innerWidth, buttons: buttons.map(b => b.textContent),
+          cut: buttons.filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)};
+}"""
+
+
+def _station_city(seed: int) -> tuple[str, int, int, int]:
+    """In the Europe game of ``seed`` (every ticket kept), the city whose first
+    station can be paid in the most ways: (city, the cities trace's index,
+    the city's point in it, the number of ways)."""
+    w = ttr_lab.play("europe", players=["You", "bot"], seed=seed)
+    w.play_move(KeepTickets(tuple(sorted(t.id for t in w.game.pending_tickets))))
+    g = w.game
+    assert g.current_player == 0, w.status
+    ways: dict[str, int] = {}
+    for m in g.legal_moves:
+        city = getattr(m, "city", None)
+        if m.verb == "station" and city is not None:
+            ways[city] = ways.get(city, 0) + 1
+    assert ways and max(ways.values()) >= 2, "the seeded game offers no station with a choice of payment"
+    city = min(ways, key=lambda c: (-ways[c], c))
+    k = city_trace_index(w.fig)
+    return city, k, list(w.fig.data[k].customdata).index(city), ways[city]
+
+
+def test_europe_fits_a_laptop(lab_notebook, jupyter_server):
+    """Europe at 1366x768 with the file browser open: the ticket choice (one
+    long and three short tickets drawn on the map), a turn, and a station's
+    payment choice after a click on a city each fit in 647 px and the
+    notebook's width, with whole labels on every card and payment button and
+    every score column (stations left) shown."""
+    city, k, point, ways = _station_city(7)
+    write_notebook(
+        jupyter_server[2] / "fit-europe.ipynb",
+        'import ttr_lab\nttr_lab.play("europe", players=["You", "bot"], seed=7)',
+    )
+    page = lab_notebook("fit-europe.ipynb", viewport=LAPTOP)
+    said = console_log(page)
+    play = page.locator(".ttr-play").first
+    status = play.locator(".ttr-status")
+    expect(status).to_contain_text("choose the tickets to keep", timeout=90_000)
+    expect(page.locator("#filebrowser")).to_be_visible()
+    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
+    expect(traces.first).to_be_attached(timeout=60_000)
+
+    def measure(stage: str) -> dict:
+        status.scroll_into_view_if_needed()
+        fit = page.evaluate(_FIT_JS)
+        print(f"Europe fit at 1366x768, {stage}: {fit}")
+        assert fit["height"] <= FIT_PX, (stage, fit)
+        assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], (stage, fit)
+        assert fit["table"] <= fit["tableRoom"], (stage, fit)
+        assert fit["cut"] == [], (stage, fit)
+        return fit
+
+    measure("ticket choice")
+    expect(play.locator(".ttr-keep-box")).to_be_visible()
+    play.locator(".ttr-keep").click()
+    expect(status).to_contain_text("You, your turn")
+    expect(status).to_contain_text("click a city to build a station")
+    expect(play.locator(".ttr-scores")).to_contain_text("stations")
+    measure("a turn")
+
+    # a click on a city: the station's payment choice, whole and on the screen
+    marker = traces.nth(k).locator("path.point").nth(point)
+    click_plotly_point(page, marker)
+    expect(status).to_contain_text(f"{ways} ways to pay")
+    pay = page.evaluate(_PAY_JS)
+    print(f"Europe station payment at 1366x768 ({city}): {pay}")
+    assert pay["shown"] and len(pay["buttons"]) == ways, pay
+    assert pay["cut"] == [], pay
+    assert pay["bottom"] <= FIT_PX and pay["right"] <= pay["window"], pay
+    measure("a station's payment choice")
     assert not anywidget_failures(said), said

@@ -22,7 +22,7 @@ from .cards import card_label, card_look, chips
 from .control_base import Decision, show
 from .messages import rule_details, wild_word
 from .play_bots import level_of
-from .play_layout import PlayParts
+from .play_layout import SIDE_PX, PlayParts
 from .play_tickets import Overlay, TicketPaths
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -239,7 +239,7 @@ class PlayPanels(PlayParts):
                 f"<th>bonus</th><th>total</th></tr>{''.join(rows)}</table>"
             )
         heads = ["score"] + [h for h, _ in self._score_columns(0)] + ["cards", "tickets"]
-        if len(heads) > 5:  # too many columns for the side panel: a row per count, a column per player
+        if len(heads) > 5 or not self._fits_across(heads):  # a row per count, a column per player
             return self._scores_by_row(heads)
         rows = []
         for q in range(g.n):
@@ -255,6 +255,21 @@ class PlayPanels(PlayParts):
             "<table><tr><th></th><th>player</th><th>score</th>"
             f"{heads_html}<th>cards</th><th>tickets</th></tr>{''.join(rows)}</table>{turns}"
         )
+
+    def _fits_across(self, heads: list[str]) -> bool:
+        """Whether the table with a column per count fits the side panel: its
+        width estimated from the longest text of each column (12 px text,
+        about 7 px a character, 6 px of padding a cell; Europe's "0 built, 3
+        left" stations column is what overflows)."""
+        g = self.game
+        columns = [["▶"], [g.player_names[q] + " medium" * (q in self.bots) for q in range(g.n)]]
+        values = [[h] for h in heads]
+        for q in range(g.n):
+            row = [str(g.scores[q])] + [c for _, c in self._score_columns(q)] + [str(g.hand_size(q)), "99"]
+            for col, v in zip(values, row):
+                col.append(v)
+        width = sum(7 * max(map(len, col)) + 6 for col in columns + values)
+        return width <= SIDE_PX - 10
 
     def _scores_by_row(self, heads: list[str]) -> str:
         """The score table turned: the players across (▶ whose turn), a row per count."""
