@@ -9,7 +9,10 @@ number of its owner's completed tickets showing its city (World: 20 / 30 /
 costs 4.
 
 Position fields: ``_harbors`` (per seat, harbor cities in building order)
-and the derived ``_rs_touch`` (per seat, the harbor cities its routes reach).
+and the derived ``_rs_touch`` (per seat, the harbor cities its routes reach,
+as a bitmask over the map's harbor cities in name order: an int, so the
+position's undo snapshots hold no frozensets, which the garbage collector
+would track for ever).
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ class Harbors(RSPayments):
     turn_actions = {"harbor_groups": BuildHarbor.rank}
     fields: ClassVar[tuple[Field, ...]] = (
         Field("_harbors", "harbors", lambda ed, n: ((),) * n, lambda ed, v: [list(h) for h in v], _load_harbors),
-        Field("_rs_touch", "", lambda ed, n: (frozenset(),) * n),
+        Field("_rs_touch", "", lambda ed, n: (0,) * n),
     )
     api = {"harbors": Api("harbors_built"), "harbors_of": Api("harbors_of"), "harbors_left": Api("harbors_left")}
     building = (("harbor", "harbors"),)
@@ -96,7 +99,9 @@ class Harbors(RSPayments):
     unbuilt_harbor_penalty: int = 4
 
     _harbor_cities: frozenset[str]
-    _rs_route_harbors: tuple[frozenset[str], ...]
+    _harbor_names: tuple[str, ...]  # the harbor cities in name order: bit i of a mask is the i-th
+    _harbor_bit: dict[str, int]
+    _rs_route_harbors: tuple[int, ...]  # per route, the mask of its harbor-city ends
     _rs_harbor_cache: dict[Any, Any]
 
     def _check_options(self, opts: dict[str, Any]) -> None:
@@ -107,9 +112,10 @@ class Harbors(RSPayments):
     def _build_tables(self) -> None:
         super()._build_tables()
         self._harbor_cities = frozenset(c.name for c in self.map.cities if c.harbor)
-        self._rs_route_harbors = tuple(
-            frozenset(c for c in (r.a, r.b) if c in self._harbor_cities) for r in self.routes
-        )
+        self._harbor_names = tuple(sorted(self._harbor_cities))
+        self._harbor_bit = {c: 1 << i for i, c in enumerate(self._harbor_names)}
+        bit = self._harbor_bit
+        self._rs_route_harbors = tuple(bit.get(r.a, 0) | bit.get(r.b, 0) for r in self.routes)
         # harbor payment counts by the anchor cards and wilds in hand (bounded, shared by the map's editions)
         key = ("harbors", self.map.digest, self.options["harbor_wilds"])
         self._rs_harbor_cache = cache_group(key, {"counts": 20_000})["counts"]
@@ -131,7 +137,7 @@ class Harbors(RSPayments):
     # ------------------------------------------------------------------ derived: cities reached
     def derive(self, s: GameState) -> None:
         super().derive(s)
-        touch: list[frozenset[str]] = [frozenset()] * s.n
+        touch = [0] * s.n
         for ri, o in enumerate(s._owners):
             if o >= 0 and self._rs_route_harbors[ri]:
                 touch[o] = touch[o] | self._rs_route_harbors[ri]
@@ -191,8 +197,12 @@ class Harbors(RSPayments):
         sites = s._rs_touch[p]
         if not sites:
             return []
-        taken = [c for cities in s._harbors for c in cities]
-        return sorted(sites.difference(taken) if taken else sites)
+        bit = self._harbor_bit
+        for cities in s._harbors:
+            for c in cities:
+                sites &= ~bit.get(c, 0)
+        names = self._harbor_names
+        return [names[i] for i in range(sites.bit_length()) if sites >> i & 1]
 
     def harbor_groups(self, s: GameState) -> list[Any]:
         p = s._cur
@@ -219,7 +229,7 @@ class Harbors(RSPayments):
         p = s._cur
         if len(s._harbors[p]) >= self.harbors:
             return (R_RS, f"the player has built all {self.harbors} harbors")
-        if city not in s._rs_touch[p]:
+        if not s._rs_touch[p] & self._harbor_bit[city]:
             return (R_RS, f"the player owns no route ending in {city}")
         cards = self.hand_cards(s, move.cards, R_RS)
         if isinstance(cards, tuple):
