@@ -1,0 +1,151 @@
+"""Time to a stable top move: prints figures, asserts nothing.
+
+    python benchmarks/bench_stable.py --positions 40 --ladder 16 32 64 128 256 --reference 1024
+
+For mid-game positions (plies 30-150 of 2-4 player USA playout-policy games,
+the seat to move, with its history, 2+ candidate moves), the advisor's top
+move (:func:`~ttr_lab.analysis.advisor.rank` of
+:func:`~ttr_lab.analysis.advisor.evaluate_moves`, as
+:func:`~ttr_lab.analysis.advise` does) at each budget of the ladder and at
+a larger reference budget.  A position's *stable budget* is the smallest
+budget of the ladder from which every larger budget of the ladder gives the
+reference's move; a position whose largest ladder budget still disagrees
+is not stable within the ladder.  The advisor keeps the playout policy's
+own move unless another is clearly better, so many positions are stable at
+once; the positions whose reference is another move are counted apart.
+Printed: the share of positions stable
+at each budget with its 95% Wilson interval, the median stable budget in
+playouts, and in seconds at the rate each position's largest run measured
+(advisor playouts per second), with the load average, since wall-clock
+seconds depend on the machine.
+
+Every budget of a position uses the same seed, so a budget's playouts of a
+move begin with the smaller budgets' ones (``halving`` spends them in
+rounds: the comparison is the anytime advisor's, not independent runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import ttr_lab
+from ttr_lab.analysis.advisor import evaluate_moves, rank
+from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.odds import wilson
+from ttr_lab.bots import make_bot
+
+
+def load() -> str:
+    return "load average %.1f %.1f %.1f" % os.getloadavg()
+
+
+def positions(seed: int):
+    """Forever: mid-game positions (with their history) of USA playout-policy games, 2-4 players."""
+    i = 0
+    while True:
+        players = 2 + i % 3
+        bots = [make_bot("playout", seed + 100 * i + p) for p in range(players)]
+        g = ttr_lab.new_game("usa", players=players, seed=seed + i)
+        rng = random.Random(f"stable:{seed}:{i}")
+        stops = sorted(rng.sample(range(30, 151), 2))
+        while not g.is_over:
+            if stops and g.ply >= stops[0] and g.phase.name == "TURN":
+                stops.pop(0)
+                yield g.copy(stack=True)
+            p = g.current_player
+            g.push(bots[p].choose(g.view(p)))
+        i += 1
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--ladder", type=int, nargs="+", default=[16, 32, 64, 128, 256])
+    ap.add_argument("--reference", type=int, default=1024)
+    ap.add_argument("--candidates", type=int, default=8, help="as advise's default")
+    ap.add_argument("--games-seed", type=int, default=8000)
+    args = ap.parse_args()
+    ladder = sorted(args.ladder)
+    ref = args.reference
+    print(f"time to a stable top move: ladder {ladder} playouts, reference {ref} ({load()})", flush=True)
+    stable_at: list[float] = []  # inf: not stable within the ladder
+    rates: list[float] = []
+    seconds: list[float] = []
+    deviating: list[float] = []  # the stable budgets where the reference is not the policy's own move
+    src = positions(args.games_seed)
+    t0 = time.perf_counter()
+    while len(stable_at) < args.positions:
+        s = next(src)
+        v = s.view(s.current_player)
+        moves = candidate_moves(v, limit=args.candidates)
+        if len(moves) < 2:
+            continue
+        n = len(stable_at)
+        tops, took = [], []
+        for budget in [*ladder, ref]:
+            t = time.perf_counter()
+            results, _ = evaluate_moves(v, moves, playouts=budget, seed=n)
+            took.append(time.perf_counter() - t)
+            tops.append(rank(results)[0][0])
+        k = len(ladder)
+        while k > 0 and tops[k - 1] == tops[-1]:
+            k -= 1
+        budget_ok = ladder[k] if k < len(ladder) else math.inf
+        stable_at.append(budget_ok)
+        if tops[-1] != moves[0]:
+            deviating.append(budget_ok)
+        rate = ref / took[-1]
+        rates.append(rate)
+        seconds.append(budget_ok / rate)
+        if len(stable_at) % 5 == 0:
+            print(
+                f"  {len(stable_at)} positions, {(time.perf_counter() - t0) / len(stable_at):.1f} s each, "
+                f"median stable budget {quartiles(stable_at)[1]} ({load()})",
+                flush=True,
+            )
+    n = len(stable_at)
+    never = sum(1 for b in stable_at if b == math.inf)
+    print(f"{n} positions (plies 30-150 of 2-4 player USA playout games, 2+ candidates) ({load()})")
+    for budget in ladder:
+        k = sum(1 for b in stable_at if b <= budget)
+        lo, hi = wilson(k, n)
+        print(f"  stable by {budget:5d} playouts: {k:3d}/{n} = {100 * k / n:5.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+    lo, hi = wilson(never, n)
+    print(f"  not stable within the ladder: {never}/{n} = {100 * never / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+    if deviating:
+        settled = sorted(deviating)
+        print(
+            f"  the reference is not the policy's own move in {len(deviating)}/{n}; their stable budgets "
+            f"{', '.join(str(b) for b in settled)} playouts"
+        )
+    q = quartiles(stable_at)
+    print(f"  stable budget: median {q[1]} playouts, quartiles {q[0]}-{q[2]} (inf: not within the ladder)")
+    print(
+        f"  advisor playouts/s at the reference budget: median {statistics.median(rates):.0f} "
+        f"(range {min(rates):.0f}-{max(rates):.0f})"
+    )
+    sq = quartiles(seconds)
+    finite = [x for x in seconds if x != math.inf]
+    print(
+        f"  time to a stable top move at those rates: median {sq[1]:.2f} s, quartiles {sq[0]:.2f}-{sq[2]:.2f} s, "
+        f"max {max(finite, default=math.nan):.2f} s among the {len(finite)} stable within the ladder"
+    )
+
+
+def quartiles(xs: list[float]) -> tuple[float, float, float]:
+    """Lower quartile, median and upper quartile as order statistics (they may be inf)."""
+    s = sorted(xs)
+    return s[len(s) // 4], s[len(s) // 2], s[(3 * len(s)) // 4]
+
+
+if __name__ == "__main__":
+    main()
