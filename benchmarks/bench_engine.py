@@ -9,8 +9,9 @@ Figures (targets from the project's issue tracker, for one core):
   uniformly random choice among all legal moves through the public API, and
   **each game scored at the end** (``outcome()``: tickets, longest path,
   bonuses); targets: USA >= 280, Europe >= 200, Rails & Sails World >= 150;
-* the share of that time spent in the cyclic garbage collector, with every
-  finished game kept (as a tournament or a long notebook session keeps them);
+* the share of that time spent in the cyclic garbage collector, with no
+  finished game kept and with every one kept (as a tournament or a long
+  notebook session keeps them), and the objects it then tracks;
 * legal-move listing time on mid-game positions;
 * push + pop time;
 * exact longest-path time on dense 45-car networks (target < 1 ms mean);
@@ -66,8 +67,10 @@ def bench_random_games(edition: str, games: int, players: int = 4, *, validate: 
     return games / dt, plies / games
 
 
-def bench_gc_share(edition: str, games: int) -> float:
-    """Per cent of the time spent in garbage collections, every game kept."""
+def bench_gc_share(edition: str, games: int, keep: bool = True) -> tuple[float, int, float]:
+    """Per cent of the time spent in garbage collections (every game kept, or
+    none), with the objects the collector tracks afterwards and the time of a
+    full collection over them (ms)."""
     spent, start = [0.0], [0.0]
 
     def watch(phase: str, info: dict) -> None:
@@ -83,10 +86,17 @@ def bench_gc_share(edition: str, games: int) -> float:
     t0 = time.perf_counter()
     try:
         for seed in range(games):
-            kept.append(random_game(edition, 4, seed, rng))
+            g = random_game(edition, 4, seed, rng)
+            if keep:
+                kept.append(g)
     finally:
         gc.callbacks.remove(watch)
-    return 100 * spent[0] / (time.perf_counter() - t0)
+    share = 100 * spent[0] / (time.perf_counter() - t0)
+    gc.collect()
+    tracked = len(gc.get_objects())
+    t = time.perf_counter()
+    gc.collect()
+    return share, tracked, 1000 * (time.perf_counter() - t)
 
 
 def mid_game_positions(count: int = 200) -> list[ttr_lab.GameState]:
@@ -189,8 +199,15 @@ def main() -> None:
         target = f"; target >= {targets[edition]}" if edition in targets else ""
         print(f"random 4-player games, scored, {edition:16s} {gps:8.1f} games/s  ({plies:.0f} plies/game{target})")
     for edition in ("usa", "europe", "rails_and_sails"):
-        share = bench_gc_share(edition, max(50, args.games // 2))
-        print(f"garbage collection, {edition:16s} {share:8.1f} % of game time (every game kept)")
+        n = max(50, args.games // 2)
+        shares = []
+        for keep in (False, True):
+            share, tracked, full = bench_gc_share(edition, n, keep)
+            shares.append(f"{share:5.1f} %")
+        print(
+            f"garbage collection, {edition:16s} {shares[0]} of game time with no game kept, {shares[1]} with "
+            f"{n} kept ({tracked} objects tracked, a full collection {full:.0f} ms)"
+        )
     gps, _ = bench_random_games("usa", max(20, args.games // 3), validate=True)
     print(f"random 4-player USA games with play(): {gps:6.1f} games/s  (every move validated)")
     positions = mid_game_positions()
