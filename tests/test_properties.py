@@ -143,6 +143,35 @@ def test_every_legal_move_pushed_then_popped_restores_the_exact_state(name, opts
 
 @pytest.mark.parametrize("name, opts", SPECS, ids=SPEC_IDS)
 @SETTINGS
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(1, 300))
+def test_the_flat_undo_history_holds_every_position_and_pops_back_to_each(name, opts, seed, players, plies):
+    """The history keeps each ply's field values one after another in one
+    list: ``_snapshot(i)`` is the position before move ``i``, and popping
+    walks back through exactly those positions (also after a copy)."""
+    g = ttr_lab.new_game(name, players=players, seed=seed, **opts)
+    rng = random.Random(seed)
+    seen = []
+    while not g.is_over and g.ply < plies:
+        seen.append(tuple(g.__dict__.values()))
+        lm = g.legal_moves
+        g.push(lm[rng.randrange(len(lm))])
+    k = len(g.edition.field_attrs)
+    assert len(g._stack) == g.ply * k == len(seen) * k
+    assert [g._snapshot(i) for i in range(g.ply)] == seen
+    assert g._snapshot(-1) == seen[-1]
+    with pytest.raises(ttr_lab.TtrError):
+        g._snapshot(g.ply)
+    other = g.copy(stack=True)
+    for position in reversed(seen):
+        g.pop()
+        assert tuple(g.__dict__.values()) == position
+    assert g._stack == [] and other.ply == len(seen)
+    other.pop()
+    assert tuple(other.__dict__.values()) == seen[-1]
+
+
+@pytest.mark.parametrize("name, opts", SPECS, ids=SPEC_IDS)
+@SETTINGS
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 400))
 def test_positions_round_trip_through_json(name, opts, seed, players, plies):
     g = random_game(name, seed, players, plies, **opts)

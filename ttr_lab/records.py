@@ -157,7 +157,7 @@ class Record:
         >>> seat.replay_view().to_dict() == g.view(1).to_dict()
         True
         """
-        first = dict(zip(state.edition.field_attrs, state._stack[0])) if state._stack else state.__dict__
+        first = dict(zip(state.edition.field_attrs, state._snapshot(0))) if state._moves else state.__dict__
         if first.get("_phase") != 0 or first.get("_turn") != 0:
             raise RecordError(
                 "state", "the game does not start from its initial position (loaded from a mid-game snapshot?)"

@@ -78,13 +78,13 @@ def written_moves(state: GameState, *, seat: int | None = None) -> tuple[dict[st
     if orig is not None and orig.deal is not None:  # itself a forced replay: its table turns up the same cards
         deal = orig.deal
         g = state.copy()
-        if state._stack:
-            g._restore(state._stack[0])
+        if state._moves:
+            g._restore(state._snapshot(0))
         ch = Chance(record=True, table=orig.table, fixups=orig.fixups)
     else:
         ch = Chance(record=True)
         g = _new_state(ed, state.player_names, state.seed, ch)
-        start = state._stack[0] if state._stack else tuple(state.__dict__.values())
+        start = state._snapshot(0) if state._moves else tuple(state.__dict__.values())
         if tuple(g.__dict__.values()) != tuple(start):
             raise RecordError("state", "the game's first position is not the deal its seed makes")
         deal = _deal_of(g, ch)
@@ -281,7 +281,7 @@ def replay_moves(
         except TtrError as e:
             raise RecordError(where, str(e), ply=ply) from e
         if isinstance(move, HiddenMove) and move.verb != "keep":
-            secrets.append((ply, s._stack[-1][ed.field_attrs.index("_phase")]))
+            secrets.append((ply, s._snapshot(-1)[ed.field_attrs.index("_phase")]))
         for p, phase in secrets:
             if s._phase != phase:
                 raise RecordError(

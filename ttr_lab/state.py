@@ -8,9 +8,9 @@ player may see, ``to_dict``/``from_dict`` for a full snapshot.
 One class plays every edition: the rules live in the game's
 :class:`~ttr_lab.core.Edition`, which the state asks about every move.  The
 position is the instance ``__dict__``, holding only immutable values (ints
-and tuples), so an undo snapshot is the tuple of its values, which the
-garbage collector stops tracking once it has seen it; the edition, the
-players and the history live in slots.  An edition's own accessors
+and tuples), so an undo snapshot is just its values, kept one ply after
+another in one flat list; the edition, the players and the history live in
+slots.  An edition's own accessors
 (``game.stations()`` in Europe, ``game.trains(p)`` in Rails & Sails) are
 looked up by name on the edition.
 
@@ -143,7 +143,12 @@ class GameState:
         self.n = len(names)
         self.player_names = names
         self.seed = seed
-        self._stack: list[tuple[Any, ...]] = []
+        # the undo history, flat: each ply's field values in the edition's
+        # field order, one after the other (see ``_snapshot``); no tuple per
+        # ply, so the collector stops tracking a ply's values within two
+        # collections instead of promoting every snapshot to the oldest
+        # generation (benchmarks/README.md, the garbage collector)
+        self._stack: list[Any] = []
         self._moves: list[Move] = []
         self._legal: LegalMoves | None = None
         self._chance = None
@@ -362,37 +367,54 @@ class GameState:
         if applying a move fails, the position is restored before the error
         propagates.
         """
-        d = self.__dict__
-        snap = tuple(d.values())
+        st = self._stack
         ch = self._chance
         if ch is not None and ch.fixups:  # a seat record's late binding of this position (core.chance)
-            snap = ch.bind(self, snap)
+            st += ch.bind(self, tuple(self.__dict__.values()))
+        else:
+            st += self.__dict__.values()
         try:
             self.edition._move_applies[type(move)](self, move)
         except KeyError:
-            self._restore(snap)
+            self._undo_push()
             if type(move) in self.edition._move_applies:
                 raise
             raise IllegalMoveError(
                 move, rule="A1", reason=f"{type(move).__name__} is not an action of {self.edition.name}"
             ) from None
         except BaseException:
-            self._restore(snap)
+            self._undo_push()
             raise
-        self._stack.append(snap)
         self._moves.append(move)
         self._legal = None
+
+    def _undo_push(self) -> None:
+        """Put back the position a failed push started from (its snapshot is the last)."""
+        st, k = self._stack, len(self.edition.field_attrs)
+        self._restore(st[-k:])
+        del st[-k:]
 
     def pop(self) -> Move:
         """Undo the last move, restoring the exact previous position."""
         if not self._moves:
             raise OutOfRangeError("pop from an empty move stack: nothing to undo")
         move = self._moves.pop()
-        self._restore(self._stack.pop())
+        self._undo_push()
         self._legal = None
         return move
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
+    def _snapshot(self, ply: int) -> tuple[Any, ...]:
+        """The field values (in the edition's field order) of the position
+        before move ``ply`` of the history (``-1``: before the last move)."""
+        k = len(self.edition.field_attrs)
+        n = len(self._moves)
+        if ply < 0:
+            ply += n
+        if not 0 <= ply < n:
+            raise OutOfRangeError(f"no ply {ply} in a history of {n} moves")
+        return tuple(self._stack[ply * k : (ply + 1) * k])
+
+    def _restore(self, snap: Sequence[Any]) -> None:
         """Make a snapshot (the field values, in the edition's field order) the position."""
         self.__dict__ = dict(zip(self.edition.field_attrs, snap))
 
@@ -408,7 +430,7 @@ class GameState:
             other._chance = self._chance.passive()
         if stack:
             other._moves = list(self._moves)
-            other._stack = list(self._stack)  # snapshots are tuples of immutable values: shared
+            other._stack = list(self._stack)  # snapshots are immutable values: shared
         return other
 
     # ------------------------------------------------------------------ results and views

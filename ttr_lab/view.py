@@ -394,10 +394,10 @@ def _seen_history(state: GameState, me: int) -> SeenHistory:
     """Replay the history on a private copy whose edition logs the card
     movements, and keep what seat ``me`` could see of them."""
     ed = state.edition
-    moves, stack = state._moves, state._stack
+    moves = state._moves
     start = state.copy()
-    if stack:
-        start._restore(stack[0])
+    if moves:
+        start._restore(state._snapshot(0))
     plies: list[SeenPly] = []
     if moves:
         spy: Any = object.__new__(_spy_class(type(ed)))
@@ -410,7 +410,7 @@ def _seen_history(state: GameState, me: int) -> SeenHistory:
         g.edition = spy
         name = ed.card_name
         for i, move in enumerate(moves):
-            g._restore(stack[i])
+            g._restore(state._snapshot(i))
             seat, offered = g._cur, tuple(g._pending)
             secret = seat != me and move.announce(g) != move.describe(g)
             del spy._log[:]
