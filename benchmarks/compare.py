@@ -9,6 +9,11 @@ the same machine load; prints every round and the best of each.  The
 measurement is the headline engine figure: uniformly random 4-player games
 played to the end and scored with ``outcome()``, per edition.
 
+``--gc`` measures the cyclic garbage collector instead: the share of the
+time of ``--games`` games spent in collections, with every finished game kept
+and with none kept, the full collections while playing, and the objects it
+tracks at the end.
+
 ``--instructions`` counts machine instructions instead of time (needs
 ``valgrind``, Debian package ``valgrind``): each checkout plays 5 and then 15
 games under cachegrind, and the difference over the 10 extra games is the
@@ -45,6 +50,57 @@ for edition in sys.argv[3].split(","):
         g.outcome()
     print(edition, int(sys.argv[2]) / (time.perf_counter() - t0))
 """
+
+
+MEASURE_GC = r"""
+import gc, os, random, sys, time
+sys.path.insert(0, sys.argv[1])
+try:
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+except (AttributeError, OSError):
+    pass
+import ttr_lab
+for edition in sys.argv[3].split(","):
+    for keep in (False, True):
+        ttr_lab.new_game(edition, players=4, seed=0)
+        spent, start, full = [0.0], [0.0], [0]
+        def watch(phase, info):
+            if phase == "start":
+                start[0] = time.perf_counter()
+            else:
+                spent[0] += time.perf_counter() - start[0]
+                full[0] += info["generation"] == 2
+        kept, rng = [], random.Random(7)
+        gc.collect()
+        gc.callbacks.append(watch)
+        t0 = time.perf_counter()
+        for seed in range(int(sys.argv[2])):
+            g = ttr_lab.new_game(edition, players=4, seed=seed)
+            while not g.is_over:
+                moves = g.legal_moves
+                g.push(moves[rng.randrange(len(moves))])
+            g.outcome()
+            if keep:
+                kept.append(g)
+        dt = time.perf_counter() - t0
+        gc.callbacks.remove(watch)
+        gc.collect()
+        print(edition, "kept" if keep else "none", 100 * spent[0] / dt, full[0], len(gc.get_objects()))
+        del kept
+"""
+
+
+def gc_figures(root: str, games: int, editions: str) -> list[str]:
+    """Per edition and keep mode: the collector's share, full collections, tracked objects."""
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE_GC, root, str(games), editions], capture_output=True, text=True, check=True
+    ).stdout
+    rows = []
+    for line in out.splitlines():
+        ed, mode, share, full, tracked = line.split()
+        kept = "every game kept" if mode == "kept" else "no game kept   "
+        rows.append(f"{ed:16s} {kept}: GC {float(share):5.1f} % of the time, {full} full, {tracked} tracked")
+    return rows
 
 
 def run(root: str, games: int, editions: str) -> dict[str, float]:
@@ -85,7 +141,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--editions", default="usa,europe,rails_and_sails")
     ap.add_argument("--instructions", action="store_true", help="count instructions per game with valgrind")
+    ap.add_argument("--gc", action="store_true", help="the garbage collector's share, games kept and not")
     args = ap.parse_args()
+    if args.gc:
+        for r in range(1, args.rounds + 1):
+            for label, root in (("before", args.before), ("after", args.after)):
+                for row in gc_figures(root, args.games, args.editions):
+                    print(f"round {r} {label:6s} {row}", flush=True)
+        return
     if args.instructions:
         for ed in args.editions.split(","):
             per = {}
