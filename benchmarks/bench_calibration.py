@@ -1,8 +1,9 @@
 """The advisor's calibration and stability: prints figures, asserts nothing.
 
-    python benchmarks/bench_calibration.py collect --games-seed 5000 --positions 1000 --out /tmp/calib-test.jsonl
-    python benchmarks/bench_calibration.py fit /tmp/calib-train.jsonl          # the recalibration's constants
-    python benchmarks/bench_calibration.py report /tmp/calib-test.jsonl        # deciles, Brier vs the leader
+    D=benchmarks/results/calibration
+    python benchmarks/bench_calibration.py collect --games-seed 9000 --positions 1000 --playouts 24 --out $D/fit-9000.jsonl
+    python benchmarks/bench_calibration.py fit $D/fit-*.jsonl        # the recalibration's constants
+    python benchmarks/bench_calibration.py report $D/test-*.jsonl    # deciles, Brier vs the leader
     python benchmarks/bench_calibration.py bias --positions 80 --playouts 8    # where the bias comes from
     python benchmarks/bench_calibration.py stability --positions 100 --playouts 200
 
@@ -12,18 +13,26 @@
   face-up picks, the tickets others kept, their draws); one seat's view of
   each (any seat, at random: the seat to move gets the advice's top move,
   another seat the position's chances), :func:`~ttr_lab.analysis.advise` at
-  ``--playouts`` (deterministic); one JSON line per position: the seat's raw
-  win chance, the playouts behind it, the players, whether it won (ties
-  shared) and whether it leads on points.
-* **fit**: the recalibration's three constants by maximum likelihood
-  (logistic regression of the outcome on the raw chance's logit and the
-  logit of 1 / players; see :func:`ttr_lab.analysis.advisor.calibrate`).
+  ``--playouts`` (deterministic); one JSON line per position: the games
+  seed and the position's index, the seat's raw win chance, the playouts
+  behind it, the players, the pieces left, whether it won (ties shared) and
+  whether it leads on points.  Resumable: positions already in ``--out``
+  (same games seed) are checked and skipped, so a stopped run continues with
+  the same command.  A position whose advice raises TtrError is recorded
+  with its ``error`` (and left out of fit and report).
+* **fit**: the recalibration's constants by maximum likelihood (logistic
+  regression of the outcome on
+  :func:`~ttr_lab.analysis.advisor_calibration.features`: the raw chance's
+  logit, the logit of 1 / players and the fraction of pieces left to the
+  seat with the fewest; see :func:`ttr_lab.analysis.advisor.calibrate`).
   Fit on games other than those reported.
 * **report**: per decile of the predicted chance, the count, the mean
-  prediction and the observed win rate with its 95% Wilson interval, raw
-  and recalibrated; Brier scores against the baseline "the current points
-  leader wins" (ties shared) and against 1 / players, with bootstrap 95%
-  intervals of the differences.
+  prediction and the observed win rate with its 95% Wilson interval (as if
+  positions were independent), the gap with a 95% interval from a bootstrap
+  of whole games (a game's positions share its outcome), raw and
+  recalibrated; Brier scores against the baseline "the current points
+  leader wins" (ties shared) and against 1 / players, with bootstrap (of
+  games) 95% intervals, of the scores and of the differences.
 * **bias**: the seat to move's mean predicted chance (playouts of the
   policy, no move choice) from the true state (a diagnostic that reads
   hidden information), from determinized states with the true tickets, and
@@ -88,69 +97,113 @@ def games(seed: int, every: int, greedy: float, mid: bool = False):
 
 
 def collect(args: argparse.Namespace) -> None:
+    """Appends to ``--out``; positions already there (the same games seed) are
+    skipped, checked against the regenerated ones, so a run can be stopped
+    and continued with the same command."""
+    done = []
+    if os.path.exists(args.out):
+        done = [r for r in lines(args.out) if r.get("seed") == args.games_seed]
     out = open(args.out, "a")  # noqa: SIM115 - appended to line by line, closed at exit
     t = time.perf_counter()
     rng = random.Random(args.games_seed)
     src = games(args.games_seed, args.every, args.greedy)
+    new = 0
     for k in range(args.positions):
         s, end, names = next(src)
         p = rng.randrange(s.num_players)
-        a = advise(s.view(p), playouts=args.playouts, seed=k, progress=False, explain=False, calibrated=False)
-        n = a.moves[0].playouts if a.moves else a.playouts
+        if k < len(done):
+            r = done[k]
+            if (r["k"], r["ply"], r["players"], r["seat"]) != (k, s.ply, s.num_players, p):
+                raise SystemExit(f"{args.out}: line {k} is not position {k} of games seed {args.games_seed}")
+            continue
+        row: dict = {"seed": args.games_seed, "k": k, "players": s.num_players, "seat": p, "ply": s.ply}
+        try:
+            a = advise(s.view(p), playouts=args.playouts, seed=k, progress=False, explain=False, calibrated=False)
+        except ttr_lab.TtrError as e:  # recorded (and left out of fit / report), so a rerun skips it too
+            out.write(json.dumps({**row, "error": str(e)}) + "\n")
+            out.flush()
+            print(f"position {k} (ply {s.ply}, seat {p}): {e}", flush=True)
+            continue
         top = max(s.scores)
         leaders = [q for q, v in enumerate(s.scores) if v == top]
-        row = {
+        row |= {
             "p": a.win_probabilities[p],
-            "n": n,
-            "players": s.num_players,
+            "n": a.moves[0].playouts if a.moves else a.playouts,
             "mover": p == s.current_player,
-            "ply": s.ply,
+            "pieces": list(s.view(p).pieces),
+            "start": s.edition.pieces,
             "won": share(end, p),
             "leader": (1 / len(leaders)) if p in leaders else 0.0,
             "bot": names[p],
         }
         out.write(json.dumps(row) + "\n")
         out.flush()
-        if k % 50 == 49:
-            print(f"{k + 1} positions, {(time.perf_counter() - t) / (k + 1):.2f} s each ({load()})", flush=True)
-    print(f"collected {args.positions} positions in {time.perf_counter() - t:.0f} s ({load()})")
+        new += 1
+        if new % 50 == 0:
+            print(f"{k + 1} positions, {(time.perf_counter() - t) / new:.2f} s each new ({load()})", flush=True)
+    print(f"{args.positions} positions ({len(done)} already there) in {time.perf_counter() - t:.0f} s ({load()})")
 
 
-def read(path: str) -> list[dict]:
-    return [json.loads(line) for line in open(path) if line.strip()]
+def lines(path: str) -> list[dict]:
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
-def logit(x: float) -> float:
-    return math.log(x / (1 - x))
+def read(paths: list[str]) -> list[dict]:
+    """The positions of the JSON lines files ``paths``, without those whose
+    advice failed, each with ``game`` (games seed, game index: a game's
+    positions are correlated, so intervals resample games)."""
+    rows = []
+    for path in paths:
+        prev: dict = {}
+        game = -1
+        for r in lines(path):
+            if not prev or r["seed"] != prev["seed"] or r["ply"] <= prev["ply"] or r["players"] != prev["players"]:
+                game += 1
+            r["game"] = (path, r["seed"], game)
+            prev = r
+            if "error" not in r:
+                rows.append(r)
+    return rows
 
 
-def features(r: dict) -> tuple[float, float, float]:
-    from ttr_lab.analysis.advisor_calibration import _smoothed
+def features(r: dict) -> tuple[float, ...]:
+    from ttr_lab.analysis.advisor_calibration import features as f
 
-    return (logit(_smoothed(r["p"], r["n"], r["players"])), logit(1 / r["players"]), 1.0)
+    return f(r["p"], r["n"], r["players"], min(r["pieces"]) / r["start"])
 
 
 def fit(args: argparse.Namespace) -> None:
-    """Logistic regression by Newton's method (3 parameters)."""
-    rows = read(args.file)
+    """Logistic regression by Newton's method (the parameters of
+    :func:`~ttr_lab.analysis.advisor_calibration.features`)."""
+    rows = read(args.files)
     X = [features(r) for r in rows]
     y = [r["won"] for r in rows]
-    w = [1.0, 0.0, 0.0]
-    for _ in range(50):
-        g = [0.0] * 3
-        H = [[0.0] * 3 for _ in range(3)]
+    w = newton(X, y)
+    print(
+        f"fit on {len(rows)} positions ({len({r['game'] for r in rows})} games) of {' '.join(args.files)}: "
+        f"CALIBRATION = ({', '.join(f'{x:.4f}' for x in w)})"
+    )
+    print(f"  monotone in the raw chance: {w[0] > 0} (the slope of its logit: {w[0]:.4f})")
+
+
+def newton(X: list[tuple[float, ...]], y: list[float]) -> list[float]:
+    k = len(X[0])
+    w = [0.0] * k
+    for _ in range(100):
+        g = [0.0] * k
+        H = [[0.0] * k for _ in range(k)]
         for x, t in zip(X, y):
-            z = sum(a * b for a, b in zip(w, x))
-            q = 1 / (1 + math.exp(-z))
-            for i in range(3):
+            q = 1 / (1 + math.exp(-sum(a * b for a, b in zip(w, x))))
+            for i in range(k):
                 g[i] += (t - q) * x[i]
-                for j in range(3):
+                for j in range(k):
                     H[i][j] += q * (1 - q) * x[i] * x[j]
         step = solve(H, g)
         w = [a + b for a, b in zip(w, step)]
         if max(abs(b) for b in step) < 1e-10:
             break
-    print(f"fit on {len(rows)} positions of {args.file}: CALIBRATION = ({w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f})")
+    return w
 
 
 def solve(A: list[list[float]], b: list[float]) -> list[float]:
@@ -166,58 +219,87 @@ def solve(A: list[list[float]], b: list[float]) -> list[float]:
     return [M[i][n] / M[i][i] for i in range(n)]
 
 
-def deciles(rows: list[dict], key: str) -> float:
-    """Prints the table; returns the largest |predicted - observed| of a decile."""
-    print("  decile      n   predicted  observed [95%]            gap")
+def resamples(rows: list[dict], times: int = 1000) -> list[list[dict]]:
+    """Bootstrap samples of whole games (a game's positions share its outcome)."""
+    rng = random.Random(0)
+    by: dict = {}
+    for r in rows:
+        by.setdefault(r["game"], []).append(r)
+    games = list(by.values())
+    return [[r for _ in games for r in games[rng.randrange(len(games))]] for _ in range(times)]
+
+
+def bounds(xs: list[float]) -> tuple[float, float]:
+    xs = sorted(xs)
+    return xs[int(0.025 * len(xs))], xs[int(0.975 * len(xs)) - 1]
+
+
+def deciles(rows: list[dict], key: str, boots: list[list[dict]]) -> float:
+    """Prints the table; returns the largest |predicted - observed| of a decile.
+    The gap's interval resamples games; the observed rate's is Wilson's (as
+    if positions were independent: too narrow)."""
+    print("  decile      n   predicted  observed [Wilson 95%]     gap [games bootstrap 95%]")
     worst = 0.0
+
+    def gap(sel: list[dict]) -> float:
+        return statistics.fmean(r["won"] for r in sel) - statistics.fmean(r[key] for r in sel) if sel else 0.0
+
+    def inside(rs: list[dict], d: int) -> list[dict]:
+        return [r for r in rs if d / 10 <= r[key] < (d + 1) / 10 or (d == 9 and r[key] == 1.0)]
+
     for d in range(10):
-        lo, hi = d / 10, (d + 1) / 10
-        sel = [r for r in rows if lo <= r[key] < hi or (d == 9 and r[key] == 1.0)]
+        sel = inside(rows, d)
         if not sel:
             continue
-        pred = statistics.fmean(r[key] for r in sel)
         k = sum(r["won"] for r in sel)
         wl, wh = wilson(k, len(sel))  # type: ignore[arg-type]
-        gap = k / len(sel) - pred
-        worst = max(worst, abs(gap))
+        gl, gh = bounds([gap(inside(b, d)) for b in boots])
+        worst = max(worst, abs(gap(sel)))
         print(
-            f"  {lo:.1f}-{hi:.1f}  {len(sel):5d}   {100 * pred:6.1f}%   {100 * k / len(sel):6.1f}% "
-            f"[{100 * wl:5.1f}, {100 * wh:5.1f}]   {100 * gap:+5.1f}"
+            f"  {d / 10:.1f}-{(d + 1) / 10:.1f}  {len(sel):5d}   {100 * statistics.fmean(r[key] for r in sel):6.1f}%"
+            f"   {100 * k / len(sel):6.1f}% [{100 * wl:5.1f}, {100 * wh:5.1f}]   {100 * gap(sel):+5.1f}"
+            f" [{100 * gl:+5.1f}, {100 * gh:+5.1f}]"
         )
     return worst
 
 
-def brier_gain(rows: list[dict], a: str, b: str) -> str:
-    """Brier(b) - Brier(a), with a bootstrap 95% interval."""
-    rng = random.Random(0)
-    d = [(r[b] - r["won"]) ** 2 - (r[a] - r["won"]) ** 2 for r in rows]
-    boots = sorted(statistics.fmean(d[rng.randrange(len(d))] for _ in d) for _ in range(1000))
-    return f"{statistics.fmean(d):+.4f} [{boots[24]:+.4f}, {boots[974]:+.4f}]"
+def brier(rows: list[dict], key: str) -> float:
+    return statistics.fmean((r[key] - r["won"]) ** 2 for r in rows)
+
+
+def brier_gain(rows: list[dict], a: str, b: str, boots: list[list[dict]]) -> str:
+    """Brier(b) - Brier(a), with a bootstrap (of games) 95% interval."""
+    lo, hi = bounds([brier(x, b) - brier(x, a) for x in boots])
+    return f"{brier(rows, b) - brier(rows, a):+.4f} [{lo:+.4f}, {hi:+.4f}]"
 
 
 def report(args: argparse.Namespace) -> None:
     from ttr_lab.analysis.advisor_calibration import calibrate
 
-    rows = read(args.file)
+    rows = read(args.files)
     for r in rows:
-        r["cal"] = calibrate(r["p"], r["n"], r["players"])
+        r["cal"] = calibrate(r["p"], r["n"], r["players"], min(r["pieces"]) / r["start"])
         r["prior"] = 1 / r["players"]
+    boots = resamples(rows)
     movers = sum(r["mover"] for r in rows)
     print(
-        f"calibration: {len(rows)} positions of {args.file} ({movers} seen by the seat to move; "
-        f"players {sorted({r['players'] for r in rows})}; playouts behind a chance: median "
-        f"{statistics.median(r['n'] for r in rows):.0f})"
+        f"calibration: {len(rows)} positions ({len({r['game'] for r in rows})} games) of {' '.join(args.files)} "
+        f"({movers} seen by the seat to move; players {sorted({r['players'] for r in rows})}; playouts behind "
+        f"a chance: median {statistics.median(r['n'] for r in rows):.0f})"
     )
     print("raw Monte Carlo chance:")
-    raw = deciles(rows, "p")
+    raw = deciles(rows, "p", boots)
     print("recalibrated (advise's default):")
-    cal = deciles(rows, "cal")
+    cal = deciles(rows, "cal", boots)
     print(f"  largest decile gap: raw {100 * raw:.1f} points, recalibrated {100 * cal:.1f} points")
     for key, name in (("p", "raw"), ("cal", "recalibrated"), ("leader", "leader wins"), ("prior", "1 / players")):
-        print(f"  Brier {name:13s} {statistics.fmean((r[key] - r['won']) ** 2 for r in rows):.4f}")
-    print(f"  Brier(leader) - Brier(recalibrated) = {brier_gain(rows, 'cal', 'leader')} (bootstrap 95%)")
-    print(f"  Brier(leader) - Brier(raw)          = {brier_gain(rows, 'p', 'leader')}")
-    print(f"  Brier(1/players) - Brier(recalibrated) = {brier_gain(rows, 'cal', 'prior')}")
+        lo, hi = bounds([brier(b, key) for b in boots])
+        print(f"  Brier {name:13s} {brier(rows, key):.4f} [{lo:.4f}, {hi:.4f}]")
+    print("  differences, bootstrap of games 95%:")
+    print(f"  Brier(leader) - Brier(recalibrated)    = {brier_gain(rows, 'cal', 'leader', boots)}")
+    print(f"  Brier(leader) - Brier(raw)             = {brier_gain(rows, 'p', 'leader', boots)}")
+    print(f"  Brier(1/players) - Brier(recalibrated) = {brier_gain(rows, 'cal', 'prior', boots)}")
+    print(f"  Brier(raw) - Brier(recalibrated)       = {brier_gain(rows, 'cal', 'p', boots)}")
     for part, sel in (
         ("the seat to move", [r for r in rows if r["mover"]]),
         ("another seat", [r for r in rows if not r["mover"]]),
@@ -316,7 +398,7 @@ def stability(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["collect", "fit", "report", "bias", "stability"])
-    ap.add_argument("file", nargs="?", help="fit / report: the collected JSON lines")
+    ap.add_argument("files", nargs="*", help="fit / report: the collected JSON lines")
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--playouts", type=int, default=32)
     ap.add_argument("--every", type=int, default=12)

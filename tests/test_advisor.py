@@ -287,6 +287,7 @@ def test_calibrated_chances_are_the_raw_ones_through_the_map():
     seat's own through calibrate (monotone, so the moves' order is the same)
     and scales the others to sum to 1."""
     from ttr_lab.analysis.advisor import calibrate
+    from ttr_lab.analysis.advisor_calibration import pieces_left
 
     g = bot_game("usa", 4, 3, 45)
     v = g.view(g.current_player)
@@ -296,7 +297,9 @@ def test_calibrated_chances_are_the_raw_ones_through_the_map():
     assert [m.move for m in raw.moves] == [m.move for m in cal.moves]
     top = raw.moves[0]
     assert raw.win_probabilities[me] == pytest.approx(top.win_probability)
-    assert cal.win_probabilities[me] == pytest.approx(calibrate(top.win_probability, top.playouts, 3))
+    left = pieces_left(v)
+    assert 0 < left < 1
+    assert cal.win_probabilities[me] == pytest.approx(calibrate(top.win_probability, top.playouts, 3, left))
     assert abs(sum(cal.win_probabilities) - 1) < 1e-9
     check(cal, v)
     others = [q for q in range(3) if q != me]
@@ -309,10 +312,32 @@ def test_calibrated_chances_are_the_raw_ones_through_the_map():
 def test_calibrate_is_monotone_and_strictly_inside_0_1(players):
     from ttr_lab.analysis.advisor import calibrate
 
-    for n in (1, 8, 100):
-        xs = [calibrate(k / n, n, players) for k in range(n + 1)]
-        assert all(0 < x < 1 for x in xs)
-        assert all(a < b for a, b in zip(xs, xs[1:]))
+    for left in (0.0, 0.3, 1.0):
+        for n in (1, 8, 100):
+            xs = [calibrate(k / n, n, players, left) for k in range(n + 1)]
+            assert all(0 < x < 1 for x in xs)
+            assert all(a < b for a, b in zip(xs, xs[1:]))
+
+
+def test_calibrate_lowers_the_playouts_share_more_as_the_boards_fill():
+    """The fitted map's direction (benchmarks/README.md): the playouts overrate
+    the viewing seat, and more late in the game than early."""
+    from ttr_lab.analysis.advisor import calibrate
+
+    for players in (2, 3, 4):
+        for p in (0.25, 0.5, 0.75, 1.0):
+            late, early = calibrate(p, 24, players, 0.1), calibrate(p, 24, players, 0.9)
+            assert late < early < p
+
+
+def test_pieces_left_is_the_fewest_pieces_over_the_start():
+    from ttr_lab.analysis.advisor_calibration import pieces_left
+
+    g = bot_game("usa", 4, 3, 45)
+    v = g.view(0)
+    assert pieces_left(v) == pytest.approx(min(v.pieces) / 45)
+    assert pieces_left(ttr_lab.new_game("usa", players=3, seed=4).view(1)) == 1.0
+    assert pieces_left(ttr_lab.new_game("rails_and_sails", players=3, seed=4).view(1)) == 1.0
 
 
 def test_rank_keeps_the_policy_move_unless_another_is_clearly_better():

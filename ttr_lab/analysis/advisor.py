@@ -33,8 +33,9 @@ Method: determinized Monte Carlo
    playouts the apparent best of ten noisy candidates is mostly luck, and a
    top move that changes with the budget is no advice.
 6. **Calibration.**  The seat's win chances go through a logistic map fitted
-   on bot games (:func:`calibrate`; ``calibrated=False`` for the raw
-   shares): the playouts of guessed states overrate the viewing seat.
+   on bot games, of the raw share, the number of players and the pieces
+   left (:func:`calibrate`; ``calibrated=False`` for the raw shares): the
+   playouts of guessed states overrate the viewing seat.
 
 ``win_probabilities`` and ``expected_scores`` are those of the top move
 (the seat plays the advice, everyone then plays the policy).  For a seat
@@ -79,7 +80,7 @@ from ..bots import BOTS
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advisor_calibration import _rescale, calibrate
+from .advisor_calibration import _rescale, calibrate, pieces_left
 from .advisor_candidates import _legal, candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -398,9 +399,10 @@ def advise(
     wins = tuple(w / n for w in top.wins)
     scores = tuple(s / n for s in top.scores)
     players = view.num_players
+    left = pieces_left(view)
 
     def cal(x: float, k: int) -> float:
-        return calibrate(x, k, players) if calibrated else x
+        return calibrate(x, k, players, left) if calibrated else x
 
     if calibrated:
         wins = _rescale(wins, me, cal(wins[me], top.n))
