@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis import SteinerForest, steiner, steiner_forest, steiner_tree
+from ttr_lab.analysis import SteinerForest, steiner, steiner_forest, steiner_search, steiner_tree
 from ttr_lab.analysis.paths import ticket_graph
 from ttr_lab.analysis.trees import _dreyfus_wagner
 from ttr_lab.errors import TtrError
@@ -31,12 +31,12 @@ MAPS = ["usa", "europe", "rails_and_sails_world", "rails_and_sails_great_lakes"]
 def search_options(*, upper: bool = True, duals: bool = True):
     """Switch the search's speed-ups (heuristic upper bounds, dual ascent
     bounds) off for a while: the answers must not change."""
-    old = steiner._UPPER_BOUNDS, steiner._DUAL_BOUNDS
-    steiner._UPPER_BOUNDS, steiner._DUAL_BOUNDS = upper, duals
+    old = steiner_search._UPPER_BOUNDS, steiner_search._DUAL_BOUNDS
+    steiner_search._UPPER_BOUNDS, steiner_search._DUAL_BOUNDS = upper, duals
     try:
         yield
     finally:
-        steiner._UPPER_BOUNDS, steiner._DUAL_BOUNDS = old
+        steiner_search._UPPER_BOUNDS, steiner_search._DUAL_BOUNDS = old
 
 
 MODES = [
@@ -292,7 +292,7 @@ def test_cheapest_partition_matches_enumeration():
     rng = random.Random(3)
     for k in range(1, 7):
         val = [0] + [rng.randint(1, 40) for _ in range((1 << k) - 1)]
-        parts = steiner._Partitions(val, k)
+        parts = steiner_search._Partitions(val, k)
         for _ in range(4):
             part, cost = parts.best()
             assert sum(part) == (1 << k) - 1 and all(a & b == 0 for a, b in itertools.combinations(part, 2))
@@ -316,13 +316,13 @@ def test_block_bounds_are_lower_bounds_on_the_block_trees(name):
         hand = random_hand(rng, name, 5)
         H = ticket_graph(G, owned=set(rng.sample(routes, 4)))
         inst, _ = steiner._Solver(H, hand, "length").reduce()
-        for piece in steiner._pieces(inst):
+        for piece in steiner_search._pieces(inst):
             if len(piece) < 2:
                 continue
-            val = steiner._Forest(inst, piece).bounds()
+            val = steiner_search._Forest(inst, piece).bounds()
             for C in range(1, 1 << len(piece)):
                 cities = [t for j, g in enumerate(piece) if C >> j & 1 for t in g]
-                exact, edges = steiner._TreeSearch(inst, cities).solve()
+                exact, edges = steiner_search._TreeSearch(inst, cities).solve()
                 assert edges is not None and inst.cost(edges) == exact
                 assert val[C] <= exact, (C, val[C], exact)
 
