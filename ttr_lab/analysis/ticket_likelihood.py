@@ -37,7 +37,8 @@ import networkx as nx
 
 from ..errors import TtrError
 from ..graph import board_graph
-from ..playout import PlayoutBot, _static_path, _tables  # the policy's own paths on the empty board
+from ..playout import PlayoutBot
+from ..playout_tables import _static_path, _tables  # the policy's own paths on the empty board
 from .paths import ticket_graph
 
 if TYPE_CHECKING:  # pragma: no cover
