@@ -1,0 +1,346 @@
+"""Single-observer information-set MCTS (SO-ISMCTS) from one seat's fair view.
+
+:func:`ismcts` answers the same question as
+:func:`~ttr_lab.analysis.advisor.advise` ("how likely is each player to win,
+and what should I do?") and returns the same :class:`~.advisor.Advice`, by a
+tree search over what the viewing seat (the *observer*) knows, after Cowling,
+Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
+4(2), 2012), algorithm SO-ISMCTS.
+
+Each iteration
+--------------
+1. **Determinize.**  One complete state consistent with the view, from the
+   advisor's own sampler (:func:`~ttr_lab.analysis.determinize.iter_states`,
+   the other seats' tickets weighted by their claims): nothing hidden from
+   the seat is read, and iteration ``i`` of a seed always gets the same state.
+2. **Select.**  From the root down: the children *available* here are
+   those whose move is legal in this determinization; a child is chosen by
+   UCB1 with availability counts (the ISMCTS fix: a child's exploration
+   term counts the visits of its parent in which it was legal, not all of
+   them), maximising the win share of the seat that moves there,
+   ``w/n + c*sqrt(ln(avail)/n)``.
+3. **Expand** one new child where there is room, then **play out** the
+   determinization to the end with the playout policy
+   (:func:`~ttr_lab.playout.run_playout`).  The new child is the first
+   candidate not yet in the tree: the candidates are pruned as the advisor
+   prunes them (:func:`~.advisor_candidates.candidate_moves`, at most
+   ``candidates``; the policy's own move first), at the root the seat's
+   own (the same in every determinization), below it those of the mover's
+   view of the determinized state.  The root tries every candidate; below
+   it, *progressive widening* (:data:`WIDEN`) allows ``1 + isqrt(visits //
+   2)`` children (or one more when none is available), so at small budgets
+   the other seats mostly play the policy's move rather than a new, mostly
+   poor, reply on every visit.
+4. **Back up** every seat's result along the path: a win counts 1, shared
+   between tied winners; each node keeps every seat's totals, so each mover
+   maximises its own.
+
+Node keys: what the observer sees
+---------------------------------
+A node is the sequence of moves from the root *as the observer sees them*.
+The observer's own moves are keyed by the move itself.  Another seat's move
+is keyed by the move when its :meth:`~ttr_lab.moves.Move.announce` (what the
+table learns) says as much as its ``describe`` -- claims, face-up and blind
+draws (a blind draw is the same move whatever card it brings) -- and by its
+announcement otherwise: a ticket keep is "keep 2 tickets", whichever two, and
+a Rails & Sails piece split is one secret choice.  So two determinizations
+that deal an opponent different tickets share the node of its keep; in each,
+the keep played is the policy's when it keeps that many, else the first
+legal (or candidate) keep of that many.  Chance (the card a draw brings, a refill) is not in the key:
+it comes from the determinization, as in SO-ISMCTS.
+
+The answer
+----------
+``win_probabilities`` and ``expected_scores`` are the root's totals (every
+iteration, so the mix of moves in proportion to their visits), the raw
+playout shares (no calibration: the advisor's map was fitted on its own
+estimator).  The moves are the root's visited children, ranked by visits
+(then mean win share, then the candidates' order), each with its win share,
+a 95% Wilson interval and the advisor's explanation.  ``playouts`` counts
+iterations (one playout each).  For a seat that is not to move the tree
+holds the other seats' moves, and there are no moves.  The answer is
+deterministic for a seed when ``playouts`` is given; ``seconds`` is a
+wall-clock budget.  (``ttr_lab.analysis.ismcts`` is the function once the
+package is imported; the module is ``sys.modules["ttr_lab.analysis.ismcts"]``
+and ``from ttr_lab.analysis.ismcts import ...`` works as usual.)
+
+>>> import ttr_lab
+>>> g = ttr_lab.new_game("usa", players=2, seed=1)
+>>> while g.phase.name == "SETUP_TICKETS":
+...     g.play(g.legal_moves[0])
+>>> a = ismcts(g.view(0), playouts=24, seed=1)
+>>> round(sum(a.win_probabilities), 6), a.moves[0].move in g.legal_moves
+(1.0, True)
+>>> sum(m.playouts for m in a.moves) == a.playouts == 24
+True
+>>> ismcts(g.view(1), playouts=4).moves    # seat 1 is not to move
+()
+>>> ISMCTSBot(2, playouts=8).choose(g.view(0)) in g.legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Iterator
+from typing import TYPE_CHECKING
+
+from ..errors import TtrError
+from ..moves import Move
+from ..playout import PlayoutBot, run_playout
+from .advisor import Advice, MoveAdvice, _budget
+from .advisor_candidates import candidate_moves
+from .advisor_explain import Explainer
+from .determinize import iter_states
+from .odds import wilson
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..state import GameState
+    from ..view import PlayerView
+
+__all__ = ["ISMCTSBot", "ismcts", "observed"]
+
+#: the UCB1 exploration constant (win shares are in [0, 1])
+C = 0.7
+#: progressive widening below the root: a node may have ``1 + isqrt(visits // WIDEN)``
+#: children, so at small budgets the other seats mostly play the policy's move
+#: (without it every visit of a root move tried another reply, mostly a poor
+#: one, and the seat's chances came out far too high)
+WIDEN = 2
+
+
+def observed(move: Move, state: GameState, observer: int) -> Hashable:
+    """The key of ``move`` (about to be played in ``state``) as seat
+    ``observer`` sees it: the move itself for the observer's own moves and
+    for public ones, else what the move announces (see the module doc).
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+    >>> keep = g.legal_moves[0]                      # seat 0 keeps tickets
+    >>> observed(keep, g, 0) == keep, observed(keep, g, 1)
+    (True, ('KeepTickets', 'keep 2 tickets'))
+    """
+    if state.current_player == observer:
+        return move
+    said = move.announce(state)
+    return move if said == move.describe(state) else (type(move).__name__, said)
+
+
+def _widen(visits: int) -> int:
+    """How many children a node below the root may have after so many visits
+    (progressive widening: 1 up to 1 visit, 2 up to 7, 3 up to 17, ...)."""
+    return 1 + math.isqrt(visits // WIDEN)
+
+
+class _Node:
+    """One node: per-seat win and score totals, visits, availability, children by key."""
+
+    __slots__ = ("children", "visits", "avail", "wins", "scores", "order")
+
+    def __init__(self, players: int, order: int = 0) -> None:
+        self.children: dict[Hashable, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.wins = [0.0] * players
+        self.scores = [0.0] * players
+        self.order = order  # the candidates' order at creation (ties in the ranking)
+
+    def ucb(self, seat: int, c: float) -> float:
+        return self.wins[seat] / self.visits + c * math.sqrt(math.log(self.avail) / self.visits)
+
+
+def _options(state: GameState, observer: int, limit: int) -> dict[Hashable, Move]:
+    """The candidate moves of this determinization by observed key (the first
+    move with a key stands for it)."""
+    out: dict[Hashable, Move] = {}
+    for m in candidate_moves(state.view(state.current_player), limit=limit):
+        out.setdefault(observed(m, state, observer), m)
+    return out
+
+
+def _available(node: _Node, state: GameState, observer: int) -> dict[Hashable, Move]:
+    """The node's children legal in this determinization, each with the move
+    that stands for it here (for a secret key, the policy's move if it has
+    that key, else the first legal move that has it)."""
+    kids = node.children
+    legal = state.legal_moves
+    out: dict[Hashable, Move] = {}
+    secret = {k[0] for k in kids if not isinstance(k, Move)}  # type: ignore[index]
+    if secret:
+        policy = PlayoutBot(0).choose(state.view(state.current_player))
+        for m in (policy, *legal):
+            if type(m).__name__ in secret:
+                k = observed(m, state, observer)
+                if k in kids:
+                    out.setdefault(k, m)
+    if len(out) < len(kids):
+        for m in legal:
+            if m in kids:
+                out[m] = m
+    return {k: out[k] for k in kids if k in out}
+
+
+def _search(
+    view: PlayerView, playouts: int | None, seconds: float, seed: int, limit: int, c: float
+) -> tuple[_Node, dict[Hashable, Move], int]:
+    """The tree, the root's candidates by key, and the iterations run."""
+    me, n = view.player, view.num_players
+    root = _Node(n)
+    mine: dict[Hashable, Move] | None = {m: m for m in candidate_moves(view, limit=limit)} if view.is_my_turn else None
+    first: dict[Hashable, Move] = {}
+    source: Iterator[GameState] = iter_states(view, seed=seed, weighted=True)
+    deadline = None if playouts is not None else time.perf_counter() + float(seconds)
+    budget = playouts if playouts is not None else 10**9
+    i = 0
+    while i < budget and (i == 0 or deadline is None or time.perf_counter() < deadline):
+        s = next(source)
+        node, path = root, [root]
+        while not s.is_over:
+            kids = node.children
+            here = _available(node, s, me) if mine is None or node is not root else {k: mine[k] for k in kids}
+            for k in here:
+                kids[k].avail += 1
+            if node is root or not here or len(kids) < _widen(node.visits):  # room for a new child
+                if node is root and mine is not None:
+                    cands = mine
+                elif not kids:  # the first child: the policy's move
+                    m = PlayoutBot(0).choose(s.view(s.current_player))
+                    cands = {observed(m, s, me): m}
+                else:
+                    cands = _options(s, me, limit)
+                if node is root:
+                    for k, m in cands.items():
+                        first.setdefault(k, m)
+                new = next((k for k in cands if k not in kids), None)
+                if new is not None:  # expand one node, then play out
+                    kids[new] = child = _Node(n, len(kids))
+                    s.push(cands[new])
+                    path.append(child)
+                    break
+            p = s.current_player
+            k = max(here, key=lambda k: kids[k].ucb(p, c))
+            s.push(here[k])
+            node = kids[k]
+            path.append(node)
+        out = run_playout(s, seed=seed * 1_000_003 + i).outcome()
+        share = 1.0 / len(out.winners)
+        for nd in path:
+            nd.visits += 1
+            for w in out.winners:
+                nd.wins[w] += share
+            for q, sc in enumerate(out.scores):
+                nd.scores[q] += sc
+        i += 1
+    return root, first, i
+
+
+def ismcts(
+    view: PlayerView,
+    *,
+    playouts: int | None = None,
+    seconds: float = 2.0,
+    seed: int = 0,
+    candidates: int = 8,
+    c: float = C,
+    explain: bool = True,
+) -> Advice:
+    """Win chances and moves ranked by SO-ISMCTS from ``view``'s seat (see the module doc).
+
+    Parameters
+    ----------
+    view : PlayerView
+        One seat's view; nothing else is read.
+    playouts : int, optional
+        A budget in iterations, one playout each (deterministic for a seed).
+    seconds : float
+        Wall-clock budget (when ``playouts`` is None).
+    seed : int
+        Same seed, same view and same ``playouts``: same answer.
+    candidates : int
+        At most so many candidate moves at every node.
+    c : float
+        The UCB1 exploration constant.
+    explain : bool
+        Write each move's explanation (the advisor's).
+
+    Raises
+    ------
+    TtrError
+        The game is over, the budget is not positive, or ``candidates`` or
+        ``c`` is not a sensible number.
+    """
+    if view.is_over:
+        raise TtrError("the game is over: there is nothing left to advise")
+    _budget(seconds, playouts)
+    if type(candidates) is not int or candidates < 1:
+        raise TtrError(f"candidates is a whole number, at least 1, not {candidates!r}")
+    if not isinstance(c, (int, float)) or isinstance(c, bool) or not 0 <= c < math.inf:
+        raise TtrError(f"c is an exploration constant, at least 0, not {c!r}")
+    t0 = time.perf_counter()
+    root, first, used = _search(view, playouts, seconds, seed, candidates, float(c))
+    me, k = view.player, max(1, root.visits)
+    wins = tuple(w / k for w in root.wins)
+    scores = tuple(s / k for s in root.scores)
+    ranked: list[MoveAdvice] = []
+    if view.is_my_turn:
+        kids = sorted(
+            root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].wins[me] / kv[1].visits, kv[1].order)
+        )
+        explainer = Explainer(view) if explain else None
+        for key, nd in kids:
+            m, v = first[key], nd.visits
+            ranked.append(
+                MoveAdvice(
+                    move=m,
+                    win_probability=nd.wins[me] / v,
+                    interval=wilson(nd.wins[me], v),  # type: ignore[arg-type]
+                    expected_score=nd.scores[me] / v,
+                    playouts=v,
+                    explanation=explainer.explain(m) if explainer is not None else "",
+                    win_probabilities=tuple(w / v for w in nd.wins),
+                    expected_scores=tuple(s / v for s in nd.scores),
+                )
+            )
+    return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0)
+
+
+class ISMCTSBot:
+    """A player that plays :func:`ismcts`' most visited move.
+
+    ``playouts`` per move (deterministic), else ``seconds`` per move; a
+    forced move (one candidate) is played without a search.
+
+    >>> ISMCTSBot(3, playouts=48)
+    ISMCTSBot(playouts=48)
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self, seed: int = 0, *, playouts: int | None = None, seconds: float = 1.0, candidates: int = 8, c: float = C
+    ) -> None:
+        _budget(seconds, playouts)
+        self.seed, self.playouts, self.seconds, self.candidates, self.c = seed, playouts, seconds, candidates, c
+        self._fallback = PlayoutBot(seed)
+        self.calls = 0
+
+    def __repr__(self) -> str:
+        budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
+        return f"ISMCTSBot({budget})"
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = candidate_moves(view, limit=self.candidates)
+        if len(moves) <= 1:
+            return moves[0] if moves else self._fallback.choose(view)
+        self.calls += 1
+        a = ismcts(
+            view,
+            playouts=self.playouts,
+            seconds=self.seconds,
+            seed=self.seed * 7919 + view.ply,
+            candidates=self.candidates,
+            c=self.c,
+            explain=False,
+        )
+        return a.moves[0].move
