@@ -877,7 +877,7 @@ PROTOCOL = {
     ("ttr_lab.state", "AttributeError"): "__getattr__ must raise AttributeError (hasattr, copy, pickle rely on it)",
     ("ttr_lab.view", "AttributeError"): "__getattr__ must raise AttributeError",
     ("*", "AssertionError"): "marks unreachable code (an internal invariant, never a user's mistake)",
-    ("ttr_lab.safeio", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
+    ("ttr_lab.safejson", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
     ("ttr_lab.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",
     ("ttr_lab.widgets.play", "TypeError"): "an unknown keyword argument, as Python itself reports it",
     ("ttr_lab.cli", "SystemExit"): "argparse's error() must not return: a usage error exits with status 2",

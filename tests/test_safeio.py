@@ -39,6 +39,7 @@ from ttr_lab.safeio import (
 )
 
 SAFEIO = Path(safeio.__file__)
+SAFE_MODULES = (SAFEIO, SAFEIO.with_name("safejson.py"))  # the reading, and the strict JSON it re-exports
 
 
 def read(path, **kw) -> str:
@@ -86,8 +87,9 @@ def test_limits():
     assert MAX_NUMBER_DIGITS == 4300
 
 
-def test_imports_only_the_standard_library_and_errors():
-    tree = ast.parse(SAFEIO.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", SAFE_MODULES, ids=lambda p: p.name)
+def test_imports_only_the_standard_library_and_errors(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     stdlib = set(sys.stdlib_module_names)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -95,13 +97,14 @@ def test_imports_only_the_standard_library_and_errors():
                 assert alias.name.split(".")[0] in stdlib, alias.name
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                assert node.module == "errors", node.module
+                assert node.module in ("errors", "safejson"), node.module
             else:
                 assert node.module.split(".")[0] in stdlib or node.module == "__future__", node.module
 
 
-def test_never_pickles_or_evaluates():
-    tree = ast.parse(SAFEIO.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", SAFE_MODULES, ids=lambda p: p.name)
+def test_never_pickles_or_evaluates(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not names & {"eval", "exec", "compile", "__import__"}
