@@ -816,7 +816,7 @@ def test_edition_names_and_options():
     ed = ttr_lab.find_edition("world")
     assert ed.pile_names == ("trains", "ships") and ed.train_range == (10, 25)
     names = [ct.name for ct in ed.card_types]
-    assert len(names) == 25 and all(ttr_lab.moves._CARD_TOKEN.match(f"{n}:1") for n in names)
+    assert len(names) == 25 and all(ttr_lab.move_cards._CARD_TOKEN.match(f"{n}:1") for n in names)
     totals = {}
     for pile in ed.deck_composition:
         for c, k in pile:

@@ -51,12 +51,23 @@ True
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import InvalidMoveError
+from .move_cards import (
+    MAX_COUNT,
+    CardList,
+    _clip,
+    card_list_problem,
+    cards_from_text,
+    cards_in_words,
+    cards_to_text,
+    city_and_cards,
+    is_count,
+    normalize_cards,
+    show_value,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -86,9 +97,6 @@ __all__ = [
     "MAX_MOVE_TEXT",
 ]
 
-#: A card multiset in a move: ``(name, count)`` pairs sorted by name, counts > 0.
-CardList = tuple[tuple[str, int], ...]
-
 #: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
 MAX_MOVE_TEXT = 2000
 
@@ -110,104 +118,6 @@ def move_classes() -> dict[str, tuple[type[Move], ...]]:
     ['blind', 'claim', 'exchange', 'faceup']
     """
     return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
-
-
-def is_count(k: object) -> bool:
-    """Whether ``k`` is a whole number the notation can write (an ``int``, not
-    a ``bool``, of at most 9 digits)."""
-    return type(k) is int and -MAX_COUNT <= k <= MAX_COUNT
-
-
-#: The largest whole number (count, id, slot) a move holds: 9 digits, as in the notation.
-MAX_COUNT = 999_999_999
-
-
-def show_value(value: object, limit: int = 80) -> str:
-    """``repr(value)`` clipped, for messages; safe for an int too long to print."""
-    try:
-        text = repr(value)
-    except ValueError:  # more digits than sys.get_int_max_str_digits()
-        text = f"<{type(value).__name__} too large to show>"
-    return _clip(text, limit)
-
-
-def normalize_cards(cards: Iterable[tuple[str, int]] | Mapping[str, int]) -> CardList:
-    """Merge and sort a card multiset into the canonical tuple form.
-
-    >>> normalize_cards({"red": 2, "loco": 1})
-    (('loco', 1), ('red', 2))
-    """
-    items = cards.items() if isinstance(cards, Mapping) else cards
-    merged: dict[str, int] = {}
-    for name, n in items:
-        if n:
-            merged[name] = merged.get(name, 0) + n
-    return tuple(sorted(merged.items()))
-
-
-def cards_to_text(cards: CardList) -> str:
-    return " ".join(f"{name}:{n}" for name, n in cards)
-
-
-def cards_in_words(cards: CardList) -> str:
-    """``"2 red + 1 loco"`` (``"nothing"`` for no cards)."""
-    return " + ".join(f"{k} {name}" for name, k in cards) or "nothing"
-
-
-_CARD_TOKEN = re.compile(r"[a-z][a-z0-9_+\-]*:\d{1,6}")
-
-
-def _is_card_token(tok: str) -> bool:
-    return _CARD_TOKEN.fullmatch(tok) is not None
-
-
-def cards_from_text(tokens: Iterable[str], text: str = "") -> CardList:
-    """Read ``name:count`` tokens into a card list (linear in the tokens)."""
-    out = []
-    for tok in tokens:
-        if not _is_card_token(tok):
-            raise InvalidMoveError(
-                f"bad card token {_clip(tok)!r} in {_clip(text)!r} (expected name:count, e.g. red:2)"
-            )
-        name, _, count = tok.partition(":")
-        n = int(count)
-        if n <= 0:
-            raise InvalidMoveError(f"card count must be positive in {tok!r} ({_clip(text)!r})")
-        out.append((name, n))
-    return normalize_cards(out)
-
-
-def city_and_cards(args: list[str], text: str) -> tuple[str, CardList]:
-    """Split ``["Den", "Haag", "red:2"]`` into the city and its cards (linear:
-    card tokens are taken from the end).
-
-    >>> city_and_cards(["Den", "Haag", "red:2", "loco:1"], "station Den Haag red:2 loco:1")
-    ('Den Haag', (('loco', 1), ('red', 2)))
-    """
-    k = len(args)
-    while k > 0 and _is_card_token(args[k - 1]):
-        k -= 1
-    if k == 0 or k == len(args):
-        raise InvalidMoveError(f"expected a city then cards in {_clip(text)!r}")
-    return " ".join(args[:k]), cards_from_text(args[k:], text)
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def card_list_problem(cards: object) -> str | None:
-    """Why ``cards`` is not a card list of (name, positive whole count) pairs, or None."""
-    if not isinstance(cards, tuple):
-        return f"cards must be a tuple of (name, count) pairs, not {type(cards).__name__}"
-    for item in cards:
-        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
-            return f"cards must be (name, count) pairs, not {show_value(item)}"
-        if not is_count(item[1]) or item[1] <= 0:
-            return (
-                f"card count must be a whole number from 1 to {MAX_COUNT} ({_clip(item[0], 40)}:{show_value(item[1])})"
-            )
-    return None
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass
 
 from .errors import InvalidMoveError
-from .moves import Move, _clip, parse_move, show_value
+from .move_cards import _clip
+from .moves import Move, parse_move, show_value
 
 __all__ = ["Token", "Outcome", "parse_outcome", "split_outcome", "HiddenMove", "parse_recorded", "MAX_OUTCOME_TEXT"]
 
