@@ -91,6 +91,7 @@ def test_bad_input():
         dict(playouts=4, candidates=0),
         dict(playouts=4, c=-1.0),
         dict(playouts=4, c=float("nan")),
+        dict(playouts=4, margin=-0.1),
     ):
         with pytest.raises(ttr_lab.TtrError):
             ismcts(v, **bad)

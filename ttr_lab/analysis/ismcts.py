@@ -17,7 +17,7 @@ Each iteration
    those whose move is legal in this determinization; a child is chosen by
    UCB1 with availability counts (the ISMCTS fix: a child's exploration
    term counts the visits of its parent in which it was legal, not all of
-   them), maximising the win share of the seat that moves there,
+   them), maximising the value (step 4) of the seat that moves there,
    ``w/n + c*sqrt(ln(avail)/n)``.
 3. **Expand** one new child where there is room, then **play out** the
    determinization to the end with the playout policy
@@ -32,7 +32,10 @@ Each iteration
    the other seats mostly play the policy's move rather than a new, mostly
    poor, reply on every visit.
 4. **Back up** every seat's result along the path: a win counts 1, shared
-   between tied winners; each node keeps every seat's totals, so each mover
+   between tied winners, plus ``margin`` (the advisor's
+   :data:`~.advisor.MARGIN`, 0.01) per point of the seat's lead over the
+   best other seat, which tells moves apart far better than wins alone at
+   small budgets; each node keeps every seat's totals, so each mover
    maximises its own.
 
 Node keys: what the observer sees
@@ -89,7 +92,7 @@ from typing import TYPE_CHECKING
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advisor import Advice, MoveAdvice, _budget
+from .advisor import MARGIN, Advice, MoveAdvice, _budget
 from .advisor_candidates import candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -136,18 +139,19 @@ def _widen(visits: int) -> int:
 class _Node:
     """One node: per-seat win and score totals, visits, availability, children by key."""
 
-    __slots__ = ("children", "visits", "avail", "wins", "scores", "order")
+    __slots__ = ("children", "visits", "avail", "wins", "values", "scores", "order")
 
     def __init__(self, players: int, order: int = 0) -> None:
         self.children: dict[Hashable, _Node] = {}
         self.visits = 0
         self.avail = 1
         self.wins = [0.0] * players
+        self.values = [0.0] * players  # win share plus margin per point of lead, per seat
         self.scores = [0.0] * players
         self.order = order  # the candidates' order at creation (ties in the ranking)
 
     def ucb(self, seat: int, c: float) -> float:
-        return self.wins[seat] / self.visits + c * math.sqrt(math.log(self.avail) / self.visits)
+        return self.values[seat] / self.visits + c * math.sqrt(math.log(self.avail) / self.visits)
 
 
 def _options(state: GameState, observer: int, limit: int) -> dict[Hashable, Move]:
@@ -182,7 +186,7 @@ def _available(node: _Node, state: GameState, observer: int) -> dict[Hashable, M
 
 
 def _search(
-    view: PlayerView, playouts: int | None, seconds: float, seed: int, limit: int, c: float
+    view: PlayerView, playouts: int | None, seconds: float, seed: int, limit: int, c: float, margin: float = 0.0
 ) -> tuple[_Node, dict[Hashable, Move], int]:
     """The tree, the root's candidates by key, and the iterations run."""
     me, n = view.player, view.num_players
@@ -225,12 +229,19 @@ def _search(
             path.append(node)
         out = run_playout(s, seed=seed * 1_000_003 + i).outcome()
         share = 1.0 / len(out.winners)
+        sc = out.scores
+        value = [
+            (share if q in out.winners else 0.0) + margin * (sc[q] - max(x for r, x in enumerate(sc) if r != q))
+            for q in range(n)
+        ]
         for nd in path:
             nd.visits += 1
             for w in out.winners:
                 nd.wins[w] += share
-            for q, sc in enumerate(out.scores):
-                nd.scores[q] += sc
+            for q, x in enumerate(value):
+                nd.values[q] += x
+            for q, x in enumerate(sc):
+                nd.scores[q] += x
         i += 1
     return root, first, i
 
@@ -243,6 +254,7 @@ def ismcts(
     seed: int = 0,
     candidates: int = 8,
     c: float = C,
+    margin: float = MARGIN,
     explain: bool = True,
 ) -> Advice:
     """Win chances and moves ranked by SO-ISMCTS from ``view``'s seat (see the module doc).
@@ -261,6 +273,11 @@ def ismcts(
         At most so many candidate moves at every node.
     c : float
         The UCB1 exploration constant.
+    margin : float
+        What the search maximises: a seat's win share plus so much per point
+        of its lead over the best other seat (the advisor's
+        :data:`~.advisor.MARGIN`; 0 for win shares alone).  The reported
+        chances are win shares either way.
     explain : bool
         Write each move's explanation (the advisor's).
 
@@ -275,17 +292,18 @@ def ismcts(
     _budget(seconds, playouts)
     if type(candidates) is not int or candidates < 1:
         raise TtrError(f"candidates is a whole number, at least 1, not {candidates!r}")
-    if not isinstance(c, (int, float)) or isinstance(c, bool) or not 0 <= c < math.inf:
-        raise TtrError(f"c is an exploration constant, at least 0, not {c!r}")
+    for name, x in (("c", c), ("margin", margin)):
+        if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0 <= x < math.inf:
+            raise TtrError(f"{name} is a number, at least 0, not {x!r}")
     t0 = time.perf_counter()
-    root, first, used = _search(view, playouts, seconds, seed, candidates, float(c))
+    root, first, used = _search(view, playouts, seconds, seed, candidates, float(c), float(margin))
     me, k = view.player, max(1, root.visits)
     wins = tuple(w / k for w in root.wins)
     scores = tuple(s / k for s in root.scores)
     ranked: list[MoveAdvice] = []
     if view.is_my_turn:
         kids = sorted(
-            root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].wins[me] / kv[1].visits, kv[1].order)
+            root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].values[me] / kv[1].visits, kv[1].order)
         )
         explainer = Explainer(view) if explain else None
         for key, nd in kids:
@@ -318,10 +336,18 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(
-        self, seed: int = 0, *, playouts: int | None = None, seconds: float = 1.0, candidates: int = 8, c: float = C
+        self,
+        seed: int = 0,
+        *,
+        playouts: int | None = None,
+        seconds: float = 1.0,
+        candidates: int = 8,
+        c: float = C,
+        margin: float = MARGIN,
     ) -> None:
         _budget(seconds, playouts)
         self.seed, self.playouts, self.seconds, self.candidates, self.c = seed, playouts, seconds, candidates, c
+        self.margin = margin
         self._fallback = PlayoutBot(seed)
         self.calls = 0
 
@@ -341,6 +367,7 @@ class ISMCTSBot:
             seed=self.seed * 7919 + view.ply,
             candidates=self.candidates,
             c=self.c,
+            margin=self.margin,
             explain=False,
         )
         return a.moves[0].move
