@@ -367,3 +367,32 @@ def test_bad_arguments_are_ttr_errors():
         sample_states(v, 1, weighted=True, sweeps=-1)
     with pytest.raises(ttr_lab.TtrError):
         ClaimLikelihood(v, lam=-1.0)
+
+
+def test_a_late_position_where_most_random_card_deals_lead_nowhere_is_still_sampled():
+    """A 3-player USA position at ply 179 after a reshuffle (from the advisor's
+    calibration games, seed 10000, position 152), seen by seat 2: resolving the
+    other seats' hidden cards payment by payment fails in about 98% of the
+    attempts (seat 0's blacks and locomotives), which ran out of the old 200
+    attempts; the samples are consistent and the advisor answers."""
+    from pathlib import Path
+
+    from ttr_lab.analysis import advise
+    from ttr_lab.analysis.determinize import RETRIES
+    from ttr_lab.records import Record
+
+    g = Record.load(Path(__file__).parent / "data" / "tight-hidden-cards.json").replay()
+    assert (g.ply, g.num_players) == (179, 3)
+    know = Knowledge(g.view(2))
+    rng = random.Random(3)
+    failed = 0
+    for _ in range(200):
+        try:
+            know.deal_cards(rng)
+        except Exception:  # the sampler's internal retry signal
+            failed += 1
+    assert failed >= 150  # the position is as tight as described
+    assert (1 - failed / 200) * RETRIES >= 20  # the attempts allowed now expect many successes
+    check_samples(g, 2, n=4, seed=0, weighted=True)
+    a = advise(g.view(2), playouts=8, seed=152, progress=False, explain=False)
+    assert abs(sum(a.win_probabilities) - 1) < 1e-9 and bool(a.moves) == (g.current_player == 2)
