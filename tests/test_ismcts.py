@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import ttr_lab
-from ttr_lab.analysis import Advice, ISMCTSBot, ismcts
-from ttr_lab.analysis.ismcts import _search, _widen, observed
+from ttr_lab.analysis import Advice, ISMCTSBot, candidate_moves, ismcts
+from ttr_lab.analysis.ismcts import _clearly_better, _Node, _search, _widen, observed
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.state import GameState
 
@@ -147,6 +147,24 @@ def test_the_tree_shares_the_other_seats_secret_keeps_and_widens_slowly():
         for node in walk(child):
             assert all(0 < c.visits <= c.avail <= node.visits for c in node.children.values())
     assert [_widen(v) for v in (0, 1, 2, 7, 8, 18)] == [1, 1, 2, 2, 3, 4]
+
+
+def test_caution_keeps_the_policy_move_unless_another_is_clearly_better():
+    v = bot_game("usa", 7, 2, 50).view(0)
+    v = v if v.is_my_turn else bot_game("usa", 7, 2, 51).view(1)
+    plain = ismcts(v, playouts=40, seed=2, explain=False)
+    safe = ismcts(v, playouts=40, seed=2, explain=False, caution=True)
+    policy = candidate_moves(v, limit=8)[0]
+    assert plain.moves[0].move != policy  # the case the rule is for (this position, this seed)
+    assert safe.moves[0].move == policy
+    assert sorted(map(str, (m.move for m in safe.moves))) == sorted(map(str, (m.move for m in plain.moves)))
+    a, b = _Node(2), _Node(2)
+    a.visits = b.visits = 100
+    a.values, a.squares = [60.0, 40.0], [60.0, 40.0]  # 0/1 values: 60% against 40%
+    b.values, b.squares = [40.0, 60.0], [40.0, 60.0]
+    assert _clearly_better(a, b, 0) and not _clearly_better(b, a, 0) and not _clearly_better(a, b, 1)
+    b.values, b.squares = [55.0, 45.0], [55.0, 45.0]  # 5 points at n=100: not clearly better
+    assert not _clearly_better(a, b, 0)
 
 
 def test_the_bot_plays_a_game_against_greedy_to_the_end():

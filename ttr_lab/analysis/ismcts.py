@@ -58,8 +58,9 @@ The answer
 iteration, so the mix of moves in proportion to their visits), the raw
 playout shares (no calibration: the advisor's map was fitted on its own
 estimator).  The moves are the root's visited children, ranked by visits
-(then mean win share, then the candidates' order), each with its win share,
-a 95% Wilson interval and the advisor's explanation.  ``playouts`` counts
+(then mean value, then the candidates' order; ``caution=True`` keeps the
+policy's move first unless another is clearly better), each with its win
+share, a 95% Wilson interval and the advisor's explanation.  ``playouts`` counts
 iterations (one playout each).  For a seat that is not to move the tree
 holds the other seats' moves, and there are no moves.  The answer is
 deterministic for a seed when ``playouts`` is given; ``seconds`` is a
@@ -92,7 +93,7 @@ from typing import TYPE_CHECKING
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advisor import MARGIN, Advice, MoveAdvice, _budget
+from .advisor import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice, _budget
 from .advisor_candidates import candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -139,7 +140,7 @@ def _widen(visits: int) -> int:
 class _Node:
     """One node: per-seat win and score totals, visits, availability, children by key."""
 
-    __slots__ = ("children", "visits", "avail", "wins", "values", "scores", "order")
+    __slots__ = ("children", "visits", "avail", "wins", "values", "squares", "scores", "order")
 
     def __init__(self, players: int, order: int = 0) -> None:
         self.children: dict[Hashable, _Node] = {}
@@ -147,6 +148,7 @@ class _Node:
         self.avail = 1
         self.wins = [0.0] * players
         self.values = [0.0] * players  # win share plus margin per point of lead, per seat
+        self.squares = [0.0] * players  # ... and its squares (for the caution rule)
         self.scores = [0.0] * players
         self.order = order  # the candidates' order at creation (ties in the ranking)
 
@@ -240,10 +242,25 @@ def _search(
                 nd.wins[w] += share
             for q, x in enumerate(value):
                 nd.values[q] += x
+                nd.squares[q] += x * x
             for q, x in enumerate(sc):
                 nd.scores[q] += x
         i += 1
     return root, first, i
+
+
+def _clearly_better(a: _Node, b: _Node, seat: int) -> bool:
+    """Whether ``a``'s mean value for ``seat`` beats ``b``'s by Z_DEVIATE
+    standard errors (unpaired) and by DELTA_DEVIATE."""
+    stats = []
+    for nd in (a, b):
+        k = nd.visits
+        if k < 2:
+            return False
+        mean = nd.values[seat] / k
+        stats.append((mean, max(0.0, nd.squares[seat] / k - mean * mean) / (k - 1)))
+    d = stats[0][0] - stats[1][0]
+    return d > Z_DEVIATE * math.sqrt(stats[0][1] + stats[1][1]) and d > DELTA_DEVIATE
 
 
 def ismcts(
@@ -255,6 +272,7 @@ def ismcts(
     candidates: int = 8,
     c: float = C,
     margin: float = MARGIN,
+    caution: bool = False,
     explain: bool = True,
 ) -> Advice:
     """Win chances and moves ranked by SO-ISMCTS from ``view``'s seat (see the module doc).
@@ -278,6 +296,11 @@ def ismcts(
         of its lead over the best other seat (the advisor's
         :data:`~.advisor.MARGIN`; 0 for win shares alone).  The reported
         chances are win shares either way.
+    caution : bool
+        Keep the playout policy's move on top unless the most visited one
+        has a higher mean value by :data:`~.advisor.Z_DEVIATE` standard
+        errors and by :data:`~.advisor.DELTA_DEVIATE` (the advisor's rule,
+        here unpaired); off by default: the plain ISMCTS answer.
     explain : bool
         Write each move's explanation (the advisor's).
 
@@ -305,6 +328,11 @@ def ismcts(
         kids = sorted(
             root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].values[me] / kv[1].visits, kv[1].order)
         )
+        if caution and kids[0][1].order != 0:
+            pol = next(kv for kv in kids if kv[1].order == 0)  # the first candidate: the policy's move
+            if not _clearly_better(kids[0][1], pol[1], me):
+                kids.remove(pol)
+                kids.insert(0, pol)
         explainer = Explainer(view) if explain else None
         for key, nd in kids:
             m, v = first[key], nd.visits
@@ -324,7 +352,8 @@ def ismcts(
 
 
 class ISMCTSBot:
-    """A player that plays :func:`ismcts`' most visited move.
+    """A player that plays :func:`ismcts`' top move (the most visited; with
+    ``caution=True`` the policy's unless another is clearly better).
 
     ``playouts`` per move (deterministic), else ``seconds`` per move; a
     forced move (one candidate) is played without a search.
@@ -344,10 +373,11 @@ class ISMCTSBot:
         candidates: int = 8,
         c: float = C,
         margin: float = MARGIN,
+        caution: bool = False,
     ) -> None:
         _budget(seconds, playouts)
         self.seed, self.playouts, self.seconds, self.candidates, self.c = seed, playouts, seconds, candidates, c
-        self.margin = margin
+        self.margin, self.caution = margin, caution
         self._fallback = PlayoutBot(seed)
         self.calls = 0
 
@@ -368,6 +398,7 @@ class ISMCTSBot:
             candidates=self.candidates,
             c=self.c,
             margin=self.margin,
+            caution=self.caution,
             explain=False,
         )
         return a.moves[0].move
