@@ -9,34 +9,28 @@ Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
 
 Each iteration
 --------------
-1. **Determinize.**  One complete state consistent with the view, from the
-   advisor's own sampler (:func:`~ttr_lab.analysis.determinize.iter_states`,
-   the other seats' tickets weighted by their claims): nothing hidden from
-   the seat is read, and iteration ``i`` of a seed always gets the same state.
-2. **Select.**  From the root down: the children *available* here are
-   those whose move is legal in this determinization; a child is chosen by
-   UCB1 with availability counts (the ISMCTS fix: a child's exploration
-   term counts the visits of its parent in which it was legal, not all of
-   them), maximising the value (step 4) of the seat that moves there,
-   ``w/n + c*sqrt(ln(avail)/n)``.
-3. **Expand** one new child where there is room, then **play out** the
-   determinization to the end with the playout policy
-   (:func:`~ttr_lab.playout.run_playout`).  The new child is the first
-   candidate not yet in the tree: the candidates are pruned as the advisor
-   prunes them (:func:`~.advisor_candidates.candidate_moves`, at most
-   ``candidates``; the policy's own move first), at the root the seat's
-   own (the same in every determinization), below it those of the mover's
-   view of the determinized state.  The root tries every candidate; below
-   it, *progressive widening* (:data:`WIDEN`) allows ``1 + isqrt(visits //
-   2)`` children (or one more when none is available), so at small budgets
-   the other seats mostly play the policy's move rather than a new, mostly
-   poor, reply on every visit.
-4. **Back up** every seat's result along the path: a win counts 1, shared
-   between tied winners, plus ``margin`` (the advisor's
-   :data:`~.advisor.MARGIN`, 0.01) per point of the seat's lead over the
-   best other seat, which tells moves apart far better than wins alone at
-   small budgets; each node keeps every seat's totals, so each mover
-   maximises its own.
+1. **Determinize**: one complete state consistent with the view, from the
+   advisor's sampler (:func:`~ttr_lab.analysis.determinize.iter_states`,
+   the other seats' tickets weighted by their claims); nothing hidden from
+   the seat is read.
+2. **Select** from the root down among the children *available* here (their
+   move legal in this determinization) by UCB1 with availability counts (the
+   ISMCTS fix: the exploration term counts the parent's visits in which the
+   child was legal), maximising the mover's value (step 4):
+   ``v/n + c*sqrt(ln(avail)/n)``.
+3. **Expand** one new child where there is room -- the first candidate not
+   yet in the tree, the candidates pruned as the advisor's
+   (:func:`~.advisor_candidates.candidate_moves`, at most ``candidates``,
+   the policy's move first; at the root the seat's own, below it those of
+   the mover's view of the determinized state).  The root tries every
+   candidate; below it *progressive widening* allows ``1 + isqrt(visits //
+   2)`` children (one more when none is legal here), so at small budgets the
+   other seats mostly play the policy's move.  Then **play out** to the end
+   with the playout policy (:func:`~ttr_lab.playout.run_playout`).
+4. **Back up** every seat's value along the path: its win share (ties
+   split) plus ``margin`` (the advisor's :data:`~.advisor.MARGIN`) per point
+   of lead over the best other seat; every node keeps every seat's totals,
+   so each mover maximises its own.
 
 Node keys: what the observer sees
 ---------------------------------
@@ -64,9 +58,13 @@ share, a 95% Wilson interval and the advisor's explanation.  ``playouts`` counts
 iterations (one playout each).  For a seat that is not to move the tree
 holds the other seats' moves, and there are no moves.  The answer is
 deterministic for a seed when ``playouts`` is given; ``seconds`` is a
-wall-clock budget.  (``ttr_lab.analysis.ismcts`` is the function once the
-package is imported; the module is ``sys.modules["ttr_lab.analysis.ismcts"]``
-and ``from ttr_lab.analysis.ismcts import ...`` works as usual.)
+wall-clock budget.  (``ttr_lab.analysis.ismcts`` is the function; the
+module is ``sys.modules["ttr_lab.analysis.ismcts"]``.)
+
+**Strength: not established.**  A probe (10 seat-swapped 2-player USA games,
+48 playouts a move each): plain ``ISMCTSBot`` won 0 of 10 against
+``AdvisorBot`` [0.00, 0.28]; in one game 47 of its 58 moves were not the
+policy's: at 48 playouts over 8 candidates the most visited is mostly noise.
 
 >>> import ttr_lab
 >>> g = ttr_lab.new_game("usa", players=2, seed=1)
@@ -107,10 +105,7 @@ __all__ = ["ISMCTSBot", "ismcts", "observed"]
 
 #: the UCB1 exploration constant (win shares are in [0, 1])
 C = 0.7
-#: progressive widening below the root: a node may have ``1 + isqrt(visits // WIDEN)``
-#: children, so at small budgets the other seats mostly play the policy's move
-#: (without it every visit of a root move tried another reply, mostly a poor
-#: one, and the seat's chances came out far too high)
+#: progressive widening below the root: a node may have ``1 + isqrt(visits // WIDEN)`` children
 WIDEN = 2
 
 
