@@ -30,29 +30,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-MEASURE = r"""
-import os, random, sys, time
-sys.path.insert(0, sys.argv[1])
-try:
-    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
-except (AttributeError, OSError):
-    pass
-import ttr_lab
-for edition in sys.argv[3].split(","):
-    rng = random.Random(12345)
-    g = ttr_lab.new_game(edition, players=4, seed=0)  # warm up the edition's tables
-    t0 = time.perf_counter()
-    for seed in range(int(sys.argv[2])):
-        g = ttr_lab.new_game(edition, players=4, seed=seed)
-        while not g.is_over:
-            moves = g.legal_moves
-            g.push(moves[rng.randrange(len(moves))])
-        g.outcome()
-    print(edition, int(sys.argv[2]) / (time.perf_counter() - t0))
-"""
-
-
-MEASURE_GC = r"""
+#: what both measurements start with: the checkout first on the path, one core, and a
+#: scored random 4-player game
+PRELUDE = r"""
 import gc, os, random, sys, time
 sys.path.insert(0, sys.argv[1])
 try:
@@ -60,6 +40,31 @@ try:
 except (AttributeError, OSError):
     pass
 import ttr_lab
+def play(edition, seed, rng):
+    g = ttr_lab.new_game(edition, players=4, seed=seed)
+    while not g.is_over:
+        moves = g.legal_moves
+        g.push(moves[rng.randrange(len(moves))])
+    g.outcome()
+    return g
+"""
+
+MEASURE = (
+    PRELUDE
+    + r"""
+for edition in sys.argv[3].split(","):
+    rng = random.Random(12345)
+    g = ttr_lab.new_game(edition, players=4, seed=0)  # warm up the edition's tables
+    t0 = time.perf_counter()
+    for seed in range(int(sys.argv[2])):
+        play(edition, seed, rng)
+    print(edition, int(sys.argv[2]) / (time.perf_counter() - t0))
+"""
+)
+
+MEASURE_GC = (
+    PRELUDE
+    + r"""
 for edition in sys.argv[3].split(","):
     for keep in (False, True):
         ttr_lab.new_game(edition, players=4, seed=0)
@@ -75,19 +80,16 @@ for edition in sys.argv[3].split(","):
         gc.callbacks.append(watch)
         t0 = time.perf_counter()
         for seed in range(int(sys.argv[2])):
-            g = ttr_lab.new_game(edition, players=4, seed=seed)
-            while not g.is_over:
-                moves = g.legal_moves
-                g.push(moves[rng.randrange(len(moves))])
-            g.outcome()
+            g = play(edition, seed, rng)
             if keep:
                 kept.append(g)
         dt = time.perf_counter() - t0
         gc.callbacks.remove(watch)
         gc.collect()
         print(edition, "kept" if keep else "none", 100 * spent[0] / dt, full[0], len(gc.get_objects()))
-        del kept
+        del kept, g
 """
+)
 
 
 def gc_figures(root: str, games: int, editions: str) -> list[str]:

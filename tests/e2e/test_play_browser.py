@@ -244,19 +244,12 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
         expect(play.locator(".ttr-keep-box")).to_contain_text(label)
 
     # it fits a laptop: 647 px of height, the notebook's width, every score column, whole labels
-    fit = page.evaluate(_FIT_JS)
-    print(f"fit at 1366x768 with the file browser open: {fit}")
-    assert fit["height"] <= FIT_PX, fit
-    assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], fit
-    assert fit["table"] <= fit["tableRoom"], fit
-    assert fit["cut"] == [], fit
+    check_fit(page, status, "USA, ticket choice (the file browser open)")
 
     play.locator(".ttr-keep").click()
     expect(status).to_contain_text("You, your turn")
     expect(traces).to_have_count(len(fig.data))
-    fit = page.evaluate(_FIT_JS)  # and on a turn
-    print(f"fit on a turn: {fit}")
-    assert fit["height"] <= FIT_PX and fit["width"] <= fit["room"] and fit["table"] <= fit["tableRoom"], fit
+    check_fit(page, status, "USA, a turn")
     assert page.evaluate(_FILL_JS, [k, i]) == free
 
     # a face-up card: the hand grows by one and a second card is due
@@ -355,6 +348,19 @@ def write_notebook(path: Path, source: str) -> None:
     path.write_text(json.dumps(nb), encoding="utf-8")
 
 
+def check_fit(page, status, stage: str) -> dict:
+    """The play widget at this stage fits 647 px and the notebook's width, with
+    every score column and whole card labels (the figures are printed)."""
+    status.scroll_into_view_if_needed()
+    fit = page.evaluate(_FIT_JS)
+    print(f"fit at 1366x768, {stage}: {fit}")
+    assert fit["height"] <= FIT_PX, (stage, fit)
+    assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], (stage, fit)
+    assert fit["table"] <= fit["tableRoom"], (stage, fit)
+    assert fit["cut"] == [], (stage, fit)
+    return fit
+
+
 def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
     """Rails & Sails World at 1366x768 with the file browser open: the ticket
     choice, the piece split and a turn each fit in 647 px, every card button
@@ -370,17 +376,9 @@ def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
     expect(status).to_contain_text("choose the tickets to keep", timeout=90_000)
     expect(page.locator("#filebrowser")).to_be_visible()
     expect(play.locator(".js-plotly-plot .scatterlayer .trace").first).to_be_attached(timeout=60_000)
-    fits = {}
 
     def measure(stage: str) -> None:
-        status.scroll_into_view_if_needed()
-        fit = page.evaluate(_FIT_JS)
-        fits[stage] = fit
-        print(f"Rails & Sails fit at 1366x768, {stage}: {fit}")
-        assert fit["height"] <= FIT_PX, (stage, fit)
-        assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], (stage, fit)
-        assert fit["table"] <= fit["tableRoom"], (stage, fit)
-        assert fit["cut"] == [], (stage, fit)
+        check_fit(page, status, f"Rails & Sails, {stage}")
 
     measure("ticket choice")
     play.locator(".ttr-keep").click()
@@ -445,15 +443,8 @@ def test_europe_fits_a_laptop(lab_notebook, jupyter_server):
     traces = play.locator(".js-plotly-plot .scatterlayer .trace")
     expect(traces.first).to_be_attached(timeout=60_000)
 
-    def measure(stage: str) -> dict:
-        status.scroll_into_view_if_needed()
-        fit = page.evaluate(_FIT_JS)
-        print(f"Europe fit at 1366x768, {stage}: {fit}")
-        assert fit["height"] <= FIT_PX, (stage, fit)
-        assert fit["width"] <= fit["room"] and fit["right"] <= fit["window"], (stage, fit)
-        assert fit["table"] <= fit["tableRoom"], (stage, fit)
-        assert fit["cut"] == [], (stage, fit)
-        return fit
+    def measure(stage: str) -> None:
+        check_fit(page, status, f"Europe, {stage}")
 
     measure("ticket choice")
     expect(play.locator(".ttr-keep-box")).to_be_visible()

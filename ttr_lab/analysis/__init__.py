@@ -11,6 +11,8 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 ``determinize``    complete states consistent with what one seat knows
 ``odds``           each ticket's chance of completion: simulated, and a closed form
 ``advisor``        win chances and ranked, explained moves from one seat's view
+``ismcts``         the same answer by information-set MCTS (an experiment: weaker
+                   than the advisor in a first probe, see its module doc)
 ``review``         every player's win chance after every ply; flagged moves
 =================  ==============================================================
 
