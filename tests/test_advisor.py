@@ -351,3 +351,20 @@ def test_rank_keeps_the_policy_move_unless_another_is_clearly_better():
     assert rank(res, z=0.0, delta=-1.0)[0] is best  # no caution: the best mean
     assert rank(res, z=float("inf"))[0] is res[0]  # full caution: the policy's move
     assert sorted(id(t) for t in rank(res)) == sorted(id(t) for t in res)
+
+
+def test_a_time_budget_halves_the_candidates_like_a_playout_budget():
+    """With ``seconds=`` each round of the successive halving gets an equal
+    share of the time: the weaker half drops out after each round (before the
+    fix the first round ran until the deadline, so every candidate got the
+    same playouts and nothing was halved)."""
+    g = bot_game("usa", 3, 2, 40)
+    v = g.view(g.current_player)
+    moves = candidate_moves(v, limit=8)
+    assert len(moves) >= 4
+    results, used = evaluate_moves(v, moves, seconds=1.0, seed=1)
+    reached = [r for _, _, r in results]
+    rounds = max(1, (len(moves) - 1).bit_length())
+    assert max(reached) == rounds - 1 and min(reached) == 0, reached
+    counts = sorted(st.n for _, st, _ in results)
+    assert counts[0] < counts[-1] and used == sum(counts), counts

@@ -280,21 +280,19 @@ def evaluate_moves(
         if r and left <= 0:
             break
         per = max(1, left // (len(alive) * (rounds - r)))
+        # with a time budget, each round of the halving gets an equal share of it
+        stop = None if deadline is None else start + float(seconds) * (r + 1) / rounds
         for j in range(done, done + per):
             for i in alive:
                 one(i, j)
-            if deadline is not None and time.perf_counter() > deadline and j > done:
+            if stop is not None and time.perf_counter() > stop and j > done:
                 per = j + 1 - done
                 break
         done += per
         for i in alive:
             reached[i] = r
-        if deadline is not None:
-            if r == 0:  # the budget from the measured rate
-                rate = used / max(1e-9, time.perf_counter() - start)
-                budget = max(used + 1, int(rate * seconds))
-            if time.perf_counter() > deadline:
-                break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         if r < rounds - 1 and len(alive) > 1:
             alive.sort(key=lambda i: (stats[i].key(), -i), reverse=True)
             kept = alive[: math.ceil(len(alive) / 2)]
