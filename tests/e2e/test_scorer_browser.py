@@ -112,7 +112,7 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     add = widget.locator(".ttr-scorer-add")
 
     t0 = time.perf_counter()
-    clicks = 0
+    clicks = again = 0
     for p, name in enumerate(names):
         widget.locator(".ttr-scorer-player button", has_text=name).click()
         expect(widget.locator(".ttr-scorer-player button.mod-active")).to_have_text(name)
@@ -120,7 +120,19 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
         for k, rid in enumerate(routes, 1):
             click_route(page, widget, point[rid])
             clicks += 1
-            expect(breakdown).to_contain_text(re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)"))
+            counted = re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)")
+            before = re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k - 1}\)")
+            for _ in range(
+                2
+            ):  # a click plotly dropped (no hover seen in a starved browser): click again, as a person would
+                try:
+                    expect(breakdown).to_contain_text(counted, timeout=8_000)
+                    break
+                except AssertionError:
+                    expect(breakdown).to_contain_text(before)  # nothing happened, so a second click is safe
+                    again += 1
+                    click_route(page, widget, point[rid])
+            expect(breakdown).to_contain_text(counted)
         for t in sheet["tickets"].get(p, []):
             search.fill(str(t))
             page.wait_for_timeout(
@@ -139,7 +151,9 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     TIMING.parent.mkdir(exist_ok=True)
     TIMING.write_text(
         f"scorer: a 4-player USA end position ({n_routes} routes, {n_tickets} tickets, {clicks} clicks and "
-        f"entries) entered in the browser in {seconds:.0f} s, with a 200 ms hover before each route click\n"
+        f"entries) entered in the browser in {seconds:.0f} s, with a 200 ms hover before each route click"
+        f" ({again} route clicks dropped by the browser and repeated)\n"
     )
     print(TIMING.read_text().strip())
+    assert again <= 3, f"{again} route clicks were dropped: the board does not take clicks reliably"
     assert seconds < 180, f"entering the end position took {seconds:.0f} s (the issue's target: under 3 minutes)"
