@@ -85,10 +85,15 @@ def click_route(page, widget, i: int) -> None:
         page.screenshot(path=str(TIMING.parent / "scorer-no-point.png"))
         plots = widget.evaluate("el => el.querySelectorAll('.js-plotly-plot').length")
         raise AssertionError(f"no routes point {i} on the page ({plots} plots in the widget)")
-    x, y = at
-    page.mouse.move(x - 12, y - 12)
-    page.mouse.move(x, y, steps=4)
-    page.wait_for_timeout(200)  # plotly fires a click only after a hover
+    for _ in range(3):  # the page may reflow while we hover (a late update above the board): aim again
+        x, y = at
+        page.mouse.move(x - 12, y - 12)
+        page.mouse.move(x, y, steps=4)
+        page.wait_for_timeout(200)  # plotly fires a click only after a hover
+        now = widget.evaluate(_POINT_JS, i)
+        if now is not None and abs(now[0] - x) < 1 and abs(now[1] - y) < 1:
+            break
+        at = now or at
     page.mouse.click(x, y)
 
 
