@@ -52,8 +52,8 @@ import ttr_lab
 from ttr_lab.analysis import next_claims
 from ttr_lab.analysis.advisor import evaluate_moves, paired
 from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.game_review import CONFIRM, THRESHOLDS, review
 from ttr_lab.analysis.odds import wilson
-from ttr_lab.analysis.review import CONFIRM, THRESHOLDS, review
 from ttr_lab.playout import PlayoutBot
 
 KINDS = ("late tickets", "worst candidate", "skipped claim", "wasteful claim")

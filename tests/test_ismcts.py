@@ -1,4 +1,4 @@
-"""SO-ISMCTS (ttr_lab.analysis.ismcts): well-formed, deterministic, blind to
+"""SO-ISMCTS (ttr_lab.analysis.ismcts_search): well-formed, deterministic, blind to
 what the seat cannot see, and a bot that finishes a game."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 import ttr_lab
 from ttr_lab.analysis import Advice, ISMCTSBot, candidate_moves, ismcts
-from ttr_lab.analysis.ismcts import _clearly_better, _Node, _search, _widen, observed
+from ttr_lab.analysis.ismcts_search import _clearly_better, _Node, _search, _widen, observed
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.state import GameState
 

@@ -1,4 +1,4 @@
-"""Game review (ttr_lab.analysis.review): win chances after every ply and
+"""Game review (ttr_lab.analysis.game_review): win chances after every ply and
 flagged moves, judged from the mover's view against the playout policy."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import ttr_lab  # noqa: E402
-from ttr_lab.analysis.review import THRESHOLDS, classify, review, review_figure  # noqa: E402
+from ttr_lab.analysis.game_review import THRESHOLDS, classify, review, review_figure  # noqa: E402
 from ttr_lab.bots import make_bot, play_game  # noqa: E402
 from ttr_lab.records import Record  # noqa: E402
 from ttr_lab.state import GameState  # noqa: E402
@@ -45,7 +45,7 @@ def uniform_guesses(monkeypatch):
     from ttr_lab.analysis.advisor import evaluate_moves
 
     monkeypatch.setattr(
-        sys.modules["ttr_lab.analysis.review"], "evaluate_moves", functools.partial(evaluate_moves, weighted=False)
+        sys.modules["ttr_lab.analysis.game_review"], "evaluate_moves", functools.partial(evaluate_moves, weighted=False)
     )
 
 

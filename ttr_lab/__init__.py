@@ -33,8 +33,8 @@ from .moves import (
     parse_move,
 )
 from .phases import Phase
-from .scorer import score
 from .state import GameState, LegalMoves, new_game
+from .table_score import score
 
 __version__ = "0.2.0"
 
@@ -106,8 +106,8 @@ def scorer(edition: str = "usa", players: Any = ("Player 1", "Player 2"), **kwar
 
     Click each player's routes (and stations, harbors), pick their tickets,
     read the breakdown (:func:`score` gives the same from a script).  Needs
-    the ``lab`` extra.  (The module of the same name is ``ttr_lab.scorer``:
-    import from it with ``from ttr_lab.scorer import ...``.)
+    the ``lab`` extra.  (The library side, :func:`score` and the sheets, is the module
+    ``ttr_lab.table_score``.)
     """
     from .widgets.scorer import scorer as _scorer  # optional: imported only when asked for
 

@@ -45,9 +45,9 @@ from .core.setup import seat_names
 from .errors import NotFoundError, RecordError, TtrError
 from .phases import Phase
 from .position import position_to_dict
-from .scorer import PlayerKey, _by_seat, _cities, _edition, _items, _owners
-from .scorer import _pieces as _placed
 from .state import GameState
+from .table_score import PlayerKey, _by_seat, _cities, _edition, _items, _owners
+from .table_score import _pieces as _placed
 from .view import PlayerView
 
 __all__ = ["seat_view", "filled_state"]

@@ -30,7 +30,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) 
 
 import ttr_lab  # noqa: E402
 from ttr_lab.render import board_figure, route_trace_index  # noqa: E402
-from ttr_lab.scorer import load_sheet  # noqa: E402
+from ttr_lab.table_score import load_sheet  # noqa: E402
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=30_000)

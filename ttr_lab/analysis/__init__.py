@@ -24,11 +24,11 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 from .advisor import Advice, AdvisorBot, MoveAdvice, advise, candidate_moves
 from .cards import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
 from .determinize import Knowledge, iter_states, sample_states
-from .ismcts import ISMCTSBot, ismcts
+from .game_review import THRESHOLDS, review, review_figure
+from .ismcts_search import ISMCTSBot, ismcts
 from .odds import QuickModel, QuickOdds, TicketOdds, quick_odds, quick_probability, simulate_quick_model, ticket_odds
 from .paths import TicketPath, distance_table, shortest_ticket_path, ticket_graph
 from .position import NextClaim, cards_needed, next_claims, route_access, ticket_network, ticket_paths
-from .review import THRESHOLDS, review, review_figure
 from .steiner import SteinerForest, UnknownCityError, steiner_forest
 from .ticket_knowledge import ticket_weight
 from .trails import cut_routes, euler_trail_exists, longest_trail, longest_trail_edges, odd_degree_cities

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..data import Route, Ticket
-from .network import Network, adjacency, bfs_path, component
+from .player_network import Network, adjacency, bfs_path, component
 from .results import Outcome, PlayerScore, TicketResult, TourResult
 from .trail import longest_trail_edges
 

@@ -7,7 +7,7 @@ library does not import this package.
   games in process, on a ``ProcessPoolExecutor`` or on a Dask cluster, the
   same rows whichever runs them (:mod:`~ttr_lab.simulate.runner`);
 * :func:`tournament` — seats rotated, win rates with Wilson intervals,
-  margins, Bradley–Terry ratings (:mod:`~ttr_lab.simulate.tournament`);
+  margins, Bradley–Terry ratings (:mod:`~ttr_lab.simulate.tournaments`);
 * :mod:`~ttr_lab.simulate.analytics` — routes claimed and when, city
   desirability, hardest tickets, board structure against play, consistency
   across player counts; :mod:`~ttr_lab.simulate.heatmaps` draws them on the board;
@@ -23,7 +23,7 @@ Examples
 
 from .games import GAME_COLUMNS, GameSpec, game_seed, play_batch, play_one
 from .runner import Results, iter_games, run_detailed, run_games
-from .tournament import Tournament, format_table, schedule, summarise, tournament
+from .tournaments import Tournament, format_table, schedule, summarise, tournament
 
 __all__ = [
     "GAME_COLUMNS",

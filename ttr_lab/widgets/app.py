@@ -101,7 +101,7 @@ def _close_all(widget: Any) -> None:
 
 
 #: where a scorer widget may live: (module, class); the first found is shown
-SCORER_WIDGETS = (("ttr_lab.widgets.scorer", "ScorerWidget"), ("ttr_lab.scorer", "ScorerWidget"))
+SCORER_WIDGETS = (("ttr_lab.widgets.scorer", "ScorerWidget"),)
 
 
 def _scorer_widget() -> Any:

@@ -19,7 +19,7 @@ import ipywidgets as W
 
 from ..editor import seat_view
 from ..errors import TtrError
-from ..scorer import _by_seat
+from ..table_score import _by_seat
 from ..view import PlayerView
 from .scorer import ScorerWidget
 

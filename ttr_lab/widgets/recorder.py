@@ -34,7 +34,7 @@ from ..errors import TtrError
 from ..outcomes import split_outcome
 from ..records import Record
 from ..render import board_figure, update_board
-from ..scorer import _by_seat, _edition
+from ..table_score import _by_seat, _edition
 from ..view import PlayerView
 from .figure import FigureWidget
 from .scorer import ScorerWidget

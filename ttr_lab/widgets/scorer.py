@@ -12,11 +12,11 @@
    selected one back;
 5. read the breakdown, updated after every click, with the selected player's
    completed tickets' paths and longest path drawn on the board;
-6. *Save* / *Load* the sheet as JSON (:func:`ttr_lab.scorer.save_sheet`,
+6. *Save* / *Load* the sheet as JSON (:func:`ttr_lab.table_score.save_sheet`,
    read back through :mod:`ttr_lab.safeio`).
 
 The widget is a thin controller: every check and every point comes from
-:func:`ttr_lab.scorer.score`.  Methods :meth:`ScorerWidget.click_route`,
+:func:`ttr_lab.table_score.score`.  Methods :meth:`ScorerWidget.click_route`,
 :meth:`~ScorerWidget.click_city`, :meth:`~ScorerWidget.add_ticket` do what
 the clicks do (for notebooks and tests).
 """
@@ -32,8 +32,8 @@ import ipywidgets as W
 from ..core.setup import seat_names
 from ..errors import TtrError
 from ..render import board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
-from ..scorer import _edition, load_sheet, save_sheet, score
 from ..scoring import Outcome
+from ..table_score import _edition, load_sheet, save_sheet, score
 from .figure import FigureWidget
 
 __all__ = ["ScorerWidget", "scorer"]
@@ -224,7 +224,7 @@ class ScorerWidget(W.VBox):
 
     # ------------------------------------------------------------------ scoring and drawing
     def entries(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`ttr_lab.scorer.score` this sheet holds."""
+        """The keyword arguments of :func:`ttr_lab.table_score.score` this sheet holds."""
         kw: dict[str, Any] = {"players": list(self.names)}
         for key in ("routes", "tickets", "stations", "harbors"):
             held = getattr(self, key)
@@ -284,7 +284,7 @@ class ScorerWidget(W.VBox):
 
     # ------------------------------------------------------------------ files
     def save(self, path: str) -> bool:
-        """Write the sheet as JSON (:func:`ttr_lab.scorer.save_sheet`)."""
+        """Write the sheet as JSON (:func:`ttr_lab.table_score.save_sheet`)."""
         try:
             save_sheet(path, self.edition, **self.entries())
         except TtrError as e:

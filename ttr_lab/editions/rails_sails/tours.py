@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ...core import Edition
 from ...data import Ticket
 from ...scoring import network, score_two_city
-from ...scoring.network import Network, bfs_path, component, edges_of
+from ...scoring.player_network import Network, bfs_path, component, edges_of
 from ...scoring.results import TicketResult, TourResult
 
 if TYPE_CHECKING:  # pragma: no cover

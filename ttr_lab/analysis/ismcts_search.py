@@ -58,8 +58,8 @@ share, a 95% Wilson interval and the advisor's explanation.  ``playouts`` counts
 iterations (one playout each).  For a seat that is not to move the tree
 holds the other seats' moves, and there are no moves.  The answer is
 deterministic for a seed when ``playouts`` is given; ``seconds`` is a
-wall-clock budget.  (``ttr_lab.analysis.ismcts`` is the function; the
-module is ``sys.modules["ttr_lab.analysis.ismcts"]``.)
+wall-clock budget.  (The function is ``ttr_lab.analysis.ismcts``; this
+module is ``ttr_lab.analysis.ismcts_search``.)
 
 **Strength: not established.**  A probe (10 seat-swapped 2-player USA games,
 48 playouts a move each): plain ``ISMCTSBot`` won 0 of 10 against
