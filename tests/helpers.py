@@ -195,3 +195,14 @@ def snapshot(g: GameState) -> dict:
     on the edition), for exact before/after comparisons."""
     assert tuple(g.__dict__) == g.edition.field_attrs, "a state holds its edition's fields, in order"
     return dict(g.__dict__)
+
+
+def bot_game(name: str, seed: int, players: int, plies: int, bot: str = "playout") -> GameState:
+    """A game of ``bot`` players stopped after ``plies`` plies (or at its end)."""
+    from ttr_lab.bots import make_bot
+
+    g = ttr_lab.new_game(name, players=players, seed=seed)
+    bots = [make_bot(bot, seed + i) for i in range(players)]
+    while not g.is_over and g.ply < plies:
+        g.play(bots[g.current_player].choose(g.view(g.current_player)))
+    return g

@@ -879,7 +879,7 @@ PROTOCOL = {
     ("*", "AssertionError"): "marks unreachable code (an internal invariant, never a user's mistake)",
     ("ttr_lab.safejson", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
     ("ttr_lab.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",
-    ("ttr_lab.widgets.play", "TypeError"): "an unknown keyword argument, as Python itself reports it",
+    ("ttr_lab.widgets.play_widget", "TypeError"): "an unknown keyword argument, as Python itself reports it",
     ("ttr_lab.cli", "SystemExit"): "argparse's error() must not return: a usage error exits with status 2",
 }
 

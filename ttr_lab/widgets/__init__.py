@@ -13,6 +13,6 @@ controllers: clicks become moves, the rules library decides.
 from .controls import CONTROLS
 from .history import HistoryWidget
 from .inspector import MoveInspector
-from .play import PlayWidget, play
+from .play_widget import PlayWidget, play
 
 __all__ = ["PlayWidget", "play", "HistoryWidget", "MoveInspector", "CONTROLS"]

@@ -24,8 +24,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from .play import PlayWidget
 from .play_bots import level_names
+from .play_widget import PlayWidget
 from .tutorial import tutorial
 
 __all__ = ["PlayApp", "app", "EDITIONS", "SCORER_WIDGETS"]

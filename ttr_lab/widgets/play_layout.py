@@ -165,7 +165,7 @@ class PlayParts:
 
 
 class PlayLayout(PlayParts):
-    """Builds the play widget's widgets (a mixin of :class:`~ttr_lab.widgets.play.PlayWidget`)."""
+    """Builds the play widget's widgets (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
     def _button(self, text: str, css: str, action: Callable[[], Any], **kw: Any) -> Any:
         b = W.Button(description=text, layout=W.Layout(width="auto"), **kw).add_class(css)

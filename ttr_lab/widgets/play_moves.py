@@ -1,7 +1,7 @@
 """Move handling in the play widget: clicks, card buttons and the edition's
 controls become moves; undo and redo; the bots' turns.
 
-A mixin of :class:`~ttr_lab.widgets.play.PlayWidget`.  A click on a route
+A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`.  A click on a route
 claims it (or asks which of several payments, or says why not, asking
 ``why_illegal`` about a payment from the hand); a click on a city builds;
 the tunnel, pieces and exchange methods go to the edition's controls
@@ -40,7 +40,7 @@ _C = TypeVar("_C", bound=Control)
 
 
 class PlayMoves(PlayParts):
-    """Clicks become moves (a mixin of :class:`~ttr_lab.widgets.play.PlayWidget`)."""
+    """Clicks become moves (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
     _lines: list[str]
     _notes: list[Note]

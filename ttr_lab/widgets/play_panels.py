@@ -43,7 +43,7 @@ PROMPTS = {
 
 
 class PlayPanels(PlayParts):
-    """The views of the play widget (a mixin of :class:`~ttr_lab.widgets.play.PlayWidget`)."""
+    """The views of the play widget (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
     _decision: Decision
     _paths: TicketPaths

@@ -1,7 +1,7 @@
 """Hot-seat and hidden information in the play widget: who is at the screen,
 whether their hand is shown, and what the screen may tell them.
 
-A mixin of :class:`~ttr_lab.widgets.play.PlayWidget`: the person looking
+A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`: the person looking
 (the seat to decide, else the last person who decided), "Show my hand" and
 "Hide hands", the decision due (a :class:`~ttr_lab.widgets.control_base.Decision`,
 private only while the hand is shown), the news under the prompt (each line
@@ -33,7 +33,7 @@ Note = tuple[str, "int | None"]  # a line of news, and the seat it is private to
 
 
 class PlaySeats(PlayParts):
-    """Who is looking and what they are told (a mixin of :class:`~ttr_lab.widgets.play.PlayWidget`)."""
+    """Who is looking and what they are told (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
     _notes: list[Note]
     _refused: tuple[str, str | None, int | None] | None  # text, rule, private to

@@ -1,7 +1,7 @@
 """The tabs under the play widget's board (Log, Legal moves, Score
 breakdown, and the opt-in Advisor) and the advisor's wiring.
 
-A mixin of :class:`~ttr_lab.widgets.play.PlayWidget`.  A tab is filled
+A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`.  A tab is filled
 before it is shown; the Legal moves tab is emptied while the hand of the
 person to decide is hidden.  With ``advisor=True`` (or a playout count) the
 Advisor tab holds a :class:`~ttr_lab.widgets.advice.SeatAdvisor`, whose Hint
@@ -31,7 +31,7 @@ ADVISOR_PLAYOUTS = 16
 
 
 class PlayTabs(PlayParts):
-    """The tabs and the advisor (a mixin of :class:`~ttr_lab.widgets.play.PlayWidget`)."""
+    """The tabs and the advisor (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
     _inspected: int | None
     _decision: Decision

@@ -13,7 +13,7 @@ your own game, the first time it applies:
 
 It also invites you to try an illegal move, and says what the refusal
 meant.  The opponent is the easy bot unless told otherwise; everything else
-is :class:`~ttr_lab.widgets.play.PlayWidget`.
+is :class:`~ttr_lab.widgets.play_widget.PlayWidget`.
 
 >>> t = tutorial("usa", seed=7)
 >>> t.explained
@@ -41,7 +41,7 @@ import ipywidgets as W
 from ..moves import ClaimRoute
 from ..phases import Phase
 from .messages import route_words, rule_paragraph, wild_word
-from .play import PlayWidget
+from .play_widget import PlayWidget
 
 __all__ = ["TutorialWidget", "tutorial", "LESSONS", "quote"]
 
