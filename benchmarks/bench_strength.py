@@ -21,7 +21,8 @@ in the file are skipped).  Shards are deal ranges written to separate files;
 Wilson interval, by seat, mean seconds a game and the commits played.
 
 Bot specs: ``greedy``, ``playout``, ``random``, ``advisor:playouts=N``,
-``advisor:seconds=S``.
+``advisor:seconds=S``, and the tree search ``ismcts:playouts=N`` or
+``ismcts:seconds=S``, optionally with ``,caution=1``.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ttr_lab  # noqa: E402
-from ttr_lab.analysis import AdvisorBot  # noqa: E402
+from ttr_lab.analysis import AdvisorBot, ISMCTSBot  # noqa: E402
 from ttr_lab.analysis import advisor as advisor_module  # noqa: E402
 from ttr_lab.analysis.odds import wilson  # noqa: E402
 from ttr_lab.bots import make_bot  # noqa: E402
@@ -57,17 +58,32 @@ def make(spec: str, seed: int) -> Any:
     AdvisorBot(playouts=50)
     >>> make("greedy", 1)
     GreedyBot()
+    >>> make("ismcts:playouts=200,caution=1", 2)
+    ISMCTSBot(playouts=200)
     """
     name, _, arg = spec.partition(":")
     if name in SIMPLE and not arg:
         return make_bot(name, seed)
-    if name == "advisor":
-        key, _, value = arg.partition("=")
-        if key == "playouts":
-            return AdvisorBot(seed, playouts=int(value))
-        if key == "seconds":
-            return AdvisorBot(seed, seconds=float(value))
-    raise TtrError(f"unknown bot spec {spec!r} (greedy, playout, random, advisor:playouts=N, advisor:seconds=S)")
+    if name in ("advisor", "ismcts"):
+        kinds = {"advisor": AdvisorBot, "ismcts": ISMCTSBot}
+        kw: dict[str, Any] = {}
+        for part in arg.split(","):
+            key, _, value = part.partition("=")
+            if key == "playouts" and value.isdigit():
+                kw["playouts"] = int(value)
+            elif key == "seconds" and value:
+                kw["seconds"] = float(value)
+            elif key == "caution" and name == "ismcts" and value in ("0", "1"):
+                kw["caution"] = value == "1"
+            else:
+                kw = {}
+                break
+        if "playouts" in kw or "seconds" in kw:
+            return kinds[name](seed, **kw)
+    raise TtrError(
+        f"unknown bot spec {spec!r} (greedy, playout, random, advisor:playouts=N, advisor:seconds=S,"
+        " ismcts:playouts=N[,caution=1], ismcts:seconds=S[,caution=1])"
+    )
 
 
 def commit() -> str:

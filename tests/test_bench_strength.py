@@ -46,7 +46,18 @@ def test_run_resume_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_specs() -> None:
     assert repr(bench.make("advisor:playouts=7", 1)) == "AdvisorBot(playouts=7)"
     assert repr(bench.make("advisor:seconds=0.5", 1)) == "AdvisorBot(seconds=0.5)"
-    for bad in ("advisor", "advisor:budget=3", "greedy:x", "nobody"):
+    ism = bench.make("ismcts:playouts=9,caution=1", 1)
+    assert repr(ism) == "ISMCTSBot(playouts=9)" and ism.caution is True
+    assert bench.make("ismcts:seconds=0.5", 1).caution is False
+    for bad in (
+        "advisor",
+        "advisor:budget=3",
+        "advisor:playouts=3,caution=1",
+        "ismcts:caution=1",
+        "ismcts:playouts=x",
+        "greedy:x",
+        "nobody",
+    ):
         with pytest.raises(TtrError):
             bench.make(bad, 0)
     with pytest.raises(TtrError):
