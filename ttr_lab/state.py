@@ -363,9 +363,13 @@ class GameState:
     def push(self, move: Move) -> None:
         """Play a move without checking it (the fast path for bots and search).
 
-        A move the edition does not know raises :class:`IllegalMoveError`;
-        if applying a move fails, the position is restored before the error
-        propagates.
+        It trusts the move: one that is not legal here, or not well formed
+        (a count of ``2.0``, a card that is not in the hand), which
+        :meth:`play` refuses, may leave an impossible position.  Moves from
+        people, files or the network go through :meth:`play`; ``push`` is
+        for moves taken from :attr:`legal_moves`.  A move the edition does
+        not know raises :class:`IllegalMoveError`; if applying a move fails,
+        the position is restored before the error propagates.
         """
         st = self._stack
         ch = self._chance

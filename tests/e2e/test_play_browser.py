@@ -361,21 +361,30 @@ def check_fit(page, status, stage: str) -> dict:
     return fit
 
 
-def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
-    """Rails & Sails World at 1366x768 with the file browser open: the ticket
-    choice, the piece split and a turn each fit in 647 px, every card button
-    shows its whole label, and the score table every column."""
+def _open_fit_game(lab_notebook, jupyter_server, edition: str, name: str):
+    """A 2-player ``edition`` game (seed 7) opened at 1366x768 with the file
+    browser showing, at its ticket choice, its board drawn: ``(page, the
+    console log, the play widget, its status line, the board's traces)``."""
     write_notebook(
-        jupyter_server[2] / "fit-world.ipynb",
-        'import ttr_lab\nttr_lab.play("rails_and_sails", players=["You", "bot"], seed=7)',
+        jupyter_server[2] / f"{name}.ipynb",
+        f'import ttr_lab\nttr_lab.play("{edition}", players=["You", "bot"], seed=7)',
     )
-    page = lab_notebook("fit-world.ipynb", viewport=LAPTOP)
+    page = lab_notebook(f"{name}.ipynb", viewport=LAPTOP)
     said = console_log(page)
     play = page.locator(".ttr-play").first
     status = play.locator(".ttr-status")
     expect(status).to_contain_text("choose the tickets to keep", timeout=90_000)
     expect(page.locator("#filebrowser")).to_be_visible()
-    expect(play.locator(".js-plotly-plot .scatterlayer .trace").first).to_be_attached(timeout=60_000)
+    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
+    expect(traces.first).to_be_attached(timeout=60_000)
+    return page, said, play, status, traces
+
+
+def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
+    """Rails & Sails World at 1366x768 with the file browser open: the ticket
+    choice, the piece split and a turn each fit in 647 px, every card button
+    shows its whole label, and the score table every column."""
+    page, said, play, status, _ = _open_fit_game(lab_notebook, jupyter_server, "rails_and_sails", "fit-world")
 
     def measure(stage: str) -> None:
         check_fit(page, status, f"Rails & Sails, {stage}")
@@ -430,18 +439,7 @@ def test_europe_fits_a_laptop(lab_notebook, jupyter_server):
     notebook's width, with whole labels on every card and payment button and
     every score column (stations left) shown."""
     city, k, point, ways = _station_city(7)
-    write_notebook(
-        jupyter_server[2] / "fit-europe.ipynb",
-        'import ttr_lab\nttr_lab.play("europe", players=["You", "bot"], seed=7)',
-    )
-    page = lab_notebook("fit-europe.ipynb", viewport=LAPTOP)
-    said = console_log(page)
-    play = page.locator(".ttr-play").first
-    status = play.locator(".ttr-status")
-    expect(status).to_contain_text("choose the tickets to keep", timeout=90_000)
-    expect(page.locator("#filebrowser")).to_be_visible()
-    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
-    expect(traces.first).to_be_attached(timeout=60_000)
+    page, said, play, status, traces = _open_fit_game(lab_notebook, jupyter_server, "europe", "fit-europe")
 
     def measure(stage: str) -> None:
         check_fit(page, status, f"Europe, {stage}")
