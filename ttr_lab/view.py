@@ -148,11 +148,11 @@ class PlayerView:
 
     @property
     def deck_sizes(self) -> tuple[int, ...]:
-        return tuple(len(d) for d in self._state._decks)
+        return tuple(map(len, self._state._decks))
 
     @property
     def discard_sizes(self) -> tuple[int, ...]:
-        return tuple(len(d) for d in self._state._discards)
+        return tuple(map(len, self._state._discards))
 
     @property
     def ticket_deck_size(self) -> int:
@@ -160,11 +160,11 @@ class PlayerView:
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(sum(h) for h in self._state._hands)
+        return tuple(map(sum, self._state._hands))
 
     @property
     def ticket_counts(self) -> tuple[int, ...]:
-        return tuple(len(t) for t in self._state._tickets)
+        return tuple(map(len, self._state._tickets))
 
     @property
     def pieces(self) -> tuple[int, ...]:

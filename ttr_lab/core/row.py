@@ -31,6 +31,7 @@ class Row(Decks):
     _slot_state: Callable[[int], int]
     _pattern_cache: dict[tuple[int, ...], tuple[list[Move], list[Move]]]
     _slot_pile: tuple[int, ...]
+    _card_name_or_none: Callable[[int], str | None]
 
     def _build_tables(self) -> None:
         super()._build_tables()
@@ -38,6 +39,8 @@ class Row(Decks):
         # row slot (a card index, -1 empty) -> 0 empty, 1 a card that may be a
         # second pick, 2 a wild; indexing with -1 reads the final 0
         self._slot_state = (tuple(2 if c.wild else 1 for c in self.card_types) + (0,)).__getitem__
+        # row slot -> the card's name, None for an empty slot (-1 reads the final None)
+        self._card_name_or_none = (tuple(c.name for c in self.card_types) + (None,)).__getitem__
         # face-up picks by the row's pattern: at most 3 ** row_size entries
         self._pattern_cache = {}
         homes = []
@@ -152,5 +155,4 @@ class Row(Decks):
         return wilds >= 3
 
     def row_names(self, s: GameState) -> tuple[str | None, ...]:
-        names = self.card_types
-        return tuple(names[c].name if c >= 0 else None for c in s._row)
+        return tuple(map(self._card_name_or_none, s._row))
