@@ -71,7 +71,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import TtrError
 from ..moves import Move, parse_move
 from ..playout import PlayoutBot
-from .advisor import MARGIN, evaluate_moves, in_notebook, paired
+from .advice_types import MARGIN, in_notebook, paired
+from .advisor import evaluate_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState

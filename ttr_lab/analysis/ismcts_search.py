@@ -2,7 +2,7 @@
 
 :func:`ismcts` answers the same question as
 :func:`~ttr_lab.analysis.advisor.advise` ("how likely is each player to win,
-and what should I do?") and returns the same :class:`~.advisor.Advice`, by a
+and what should I do?") and returns the same :class:`~.advice_types.Advice`, by a
 tree search over what the viewing seat (the *observer*) knows, after Cowling,
 Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
 4(2), 2012), algorithm SO-ISMCTS.
@@ -28,7 +28,7 @@ Each iteration
    other seats mostly play the policy's move.  Then **play out** to the end
    with the playout policy (:func:`~ttr_lab.playout.run_playout`).
 4. **Back up** every seat's value along the path: its win share (ties
-   split) plus ``margin`` (the advisor's :data:`~.advisor.MARGIN`) per point
+   split) plus ``margin`` (the advisor's :data:`~.advice_types.MARGIN`) per point
    of lead over the best other seat; every node keeps every seat's totals,
    so each mover maximises its own.
 
@@ -91,7 +91,7 @@ from typing import TYPE_CHECKING
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advisor import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice, _budget
+from .advice_types import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice, _budget
 from .advisor_candidates import candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -289,12 +289,12 @@ def ismcts(
     margin : float
         What the search maximises: a seat's win share plus so much per point
         of its lead over the best other seat (the advisor's
-        :data:`~.advisor.MARGIN`; 0 for win shares alone).  The reported
+        :data:`~.advice_types.MARGIN`; 0 for win shares alone).  The reported
         chances are win shares either way.
     caution : bool
         Keep the playout policy's move on top unless the most visited one
-        has a higher mean value by :data:`~.advisor.Z_DEVIATE` standard
-        errors and by :data:`~.advisor.DELTA_DEVIATE` (the advisor's rule,
+        has a higher mean value by :data:`~.advice_types.Z_DEVIATE` standard
+        errors and by :data:`~.advice_types.DELTA_DEVIATE` (the advisor's rule,
         here unpaired); off by default: the plain ISMCTS answer.
     explain : bool
         Write each move's explanation (the advisor's).
