@@ -11,9 +11,9 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 ``determinize``    complete states consistent with what one seat knows
 ``odds``           each ticket's chance of completion: simulated, and a closed form
 ``advisor``        win chances and ranked, explained moves from one seat's view
-``ismcts``         the same answer by information-set MCTS (an experiment: weaker
-                   than the advisor in a first probe, see its module doc)
-``review``         every player's win chance after every ply; flagged moves
+``ismcts_search``  the same answer by information-set MCTS (``ismcts``; an
+                   experiment: weaker than the advisor, see its module doc)
+``game_review``    every player's win chance after every ply; flagged moves (``review``)
 =================  ==============================================================
 
 >>> from ttr_lab.analysis import longest_trail_edges

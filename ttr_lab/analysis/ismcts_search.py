@@ -61,10 +61,14 @@ deterministic for a seed when ``playouts`` is given; ``seconds`` is a
 wall-clock budget.  (The function is ``ttr_lab.analysis.ismcts``; this
 module is ``ttr_lab.analysis.ismcts_search``.)
 
-**Strength: not established.**  A probe (10 seat-swapped 2-player USA games,
-48 playouts a move each): plain ``ISMCTSBot`` won 0 of 10 against
-``AdvisorBot`` [0.00, 0.28]; in one game 47 of its 58 moves were not the
-policy's: at 48 playouts over 8 candidates the most visited is mostly noise.
+**Strength: weaker than the advisor so far.**  Seat-swapped 2-player USA
+games against :class:`~ttr_lab.analysis.AdvisorBot` at the same budget
+(``benchmarks/bench_strength.py``): with ``caution=True`` at 100 playouts a
+move, 7 of 20 won, 35.0% [18.1, 56.7] (95% Wilson), mean margin -15.8
+points; plain at 48 playouts, 0 of 10 [0.00, 0.28] (in one game 47 of its
+58 moves were not the policy's: at 48 playouts over 8 candidates the most
+visited is mostly noise).  So :func:`~ttr_lab.analysis.advise` stays the
+advisor's method.
 
 >>> import ttr_lab
 >>> g = ttr_lab.new_game("usa", players=2, seed=1)
