@@ -61,29 +61,30 @@ def make(spec: str, seed: int) -> Any:
     >>> make("ismcts:playouts=200,caution=1", 2)
     ISMCTSBot(playouts=200)
     """
-    name, _, arg = spec.partition(":")
-    if name in SIMPLE and not arg:
-        return make_bot(name, seed)
-    if name in ("advisor", "ismcts"):
-        kinds = {"advisor": AdvisorBot, "ismcts": ISMCTSBot}
-        kw: dict[str, Any] = {}
-        for part in arg.split(","):
-            key, _, value = part.partition("=")
-            if key == "playouts" and value.isdigit():
-                kw["playouts"] = int(value)
-            elif key == "seconds" and value:
-                kw["seconds"] = float(value)
-            elif key == "caution" and name == "ismcts" and value in ("0", "1"):
-                kw["caution"] = value == "1"
-            else:
-                kw = {}
-                break
-        if "playouts" in kw or "seconds" in kw:
-            return kinds[name](seed, **kw)
-    raise TtrError(
+    unknown = TtrError(
         f"unknown bot spec {spec!r} (greedy, playout, random, advisor:playouts=N, advisor:seconds=S,"
         " ismcts:playouts=N[,caution=1], ismcts:seconds=S[,caution=1])"
     )
+    name, _, arg = spec.partition(":")
+    if name in SIMPLE and not arg:
+        return make_bot(name, seed)
+    kinds = {"advisor": AdvisorBot, "ismcts": ISMCTSBot}
+    if name not in kinds:
+        raise unknown
+    kw: dict[str, Any] = {}
+    for part in arg.split(","):
+        key, _, value = part.partition("=")
+        if key == "playouts" and value.isdigit():
+            kw["playouts"] = int(value)
+        elif key == "seconds" and value.replace(".", "", 1).isdigit():
+            kw["seconds"] = float(value)
+        elif key == "caution" and name == "ismcts" and value in ("0", "1"):
+            kw["caution"] = value == "1"
+        else:
+            raise unknown
+    if "playouts" not in kw and "seconds" not in kw:
+        raise unknown
+    return kinds[name](seed, **kw)
 
 
 def commit() -> str:

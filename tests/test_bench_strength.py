@@ -55,6 +55,7 @@ def test_specs() -> None:
         "advisor:playouts=3,caution=1",
         "ismcts:caution=1",
         "ismcts:playouts=x",
+        "advisor:seconds=fast",
         "greedy:x",
         "nobody",
     ):

@@ -57,7 +57,7 @@ class PlaySeats(PlayParts):
             return f"A face-up {wild_word(g)} cannot be your second card (rule {rule}: {reason})."
         return f"Not allowed (rule {rule}): {reason}"
 
-    def _say(self, text: str, *, private: bool = False, rule: str | None = None) -> None:
+    def _say(self, text: str, *, private: bool = False) -> None:
         """Set the news under the prompt; a ``private`` line may tell the
         decider's own secrets, and is dropped when their hand is hidden."""
         g = self.game
