@@ -32,7 +32,7 @@ import networkx as nx
 
 from ..errors import TtrError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
-from .odds import _pool
+from .odds_model import _pool
 from .position import cards_needed, next_claims, ticket_network, ticket_paths
 
 if TYPE_CHECKING:  # pragma: no cover

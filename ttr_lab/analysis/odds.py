@@ -8,8 +8,8 @@ Two estimates, from the player's :class:`~ttr_lab.view.PlayerView` alone:
   share of completions is reported with a 95% Wilson interval.
 * :func:`quick_odds` is a **closed form** from the cards still needed and
   the turns left (below), calibrated to the simulation;
-  :func:`simulate_quick_model` draws from its card model, to check the
-  hypergeometric sums.
+  :func:`simulate_quick_model` draws from its card model
+  (:mod:`ttr_lab.analysis.odds_model`), to check the hypergeometric sums.
 
 The closed form
 ---------------
@@ -81,7 +81,6 @@ Examples
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -91,6 +90,7 @@ from ..errors import TtrError
 from ..playout import run_playout
 from .cards import ticket_cards
 from .determinize import iter_states
+from .odds_model import QuickModel, _pool, quick_probability, simulate_quick_model, turns_left
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
@@ -175,23 +175,7 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
 
 
 # ---------------------------------------------------------------- the closed form
-@dataclass(frozen=True)
-class QuickModel:
-    """The simplified model of one ticket (see the module doc): cards still
-    to draw by colour (``"any"``: gray routes without a colour), the claims,
-    the turns left, the cards ``draws`` drawn meanwhile, the unseen cards by
-    colour (``"wild"`` for the wilds), and whether the pieces suffice."""
-
-    needs: tuple[tuple[str, int], ...]
-    claims: int
-    turns: int
-    draws: int
-    pool: tuple[tuple[str, int], ...]
-    pieces_ok: bool = True
-    done: bool = False
-    impossible: bool = False
-
-
+# (its card model, QuickModel and quick_probability: .odds_model)
 @dataclass(frozen=True)
 class QuickOdds:
     """A ticket, its closed-form probability and the model it comes from."""
@@ -199,108 +183,6 @@ class QuickOdds:
     ticket: Ticket
     probability: float
     model: QuickModel
-
-
-def turns_left(view: PlayerView, player: int | None = None) -> int:
-    """The player's turns left, estimated as in step 1 of the module doc.
-
-    >>> import ttr_lab
-    >>> turns_left(ttr_lab.new_game("usa", players=2, seed=1).view(0))   # (45 - 2) / 1.6 + 1
-    27
-    """
-    p = view.player if player is None else player
-    n = view.num_players
-    ed = view.edition
-    left = view.final_turns_left
-    if left is not None:  # the final round: the player's turns among the next `left`
-        return sum(1 for i in range(left) if (view.current_player + i) % n == p)
-    turn = view.counters["turn"]
-    pieces = view.pieces
-    start = ed.pieces
-    rounds = math.inf
-    for q in range(n):
-        own = max(1, (turn + n - 1 - q) // n)  # turns q has had (setup aside: roughly)
-        placed = start - pieces[q]
-        rate = placed / own if turn >= 3 * n and placed else 1.6
-        rounds = min(rounds, max(0.0, pieces[q] - ed.end_threshold) / max(rate, 0.5))
-    return int(rounds) + ed.final_turns
-
-
-def _pool(view: PlayerView) -> Counter[str]:
-    """Unseen cards by colour (``"wild"``): the composition less the hand, the row, the discards, a tunnel's reveal."""
-    ed = view.edition
-    seen = Counter(view.hand)
-    seen.update(c for c in view.row if c is not None)
-    for k in range(len(ed.pile_names)):
-        seen.update(view.discard_cards(k))
-    tunnel = getattr(view, "tunnel", None)
-    if tunnel is not None:
-        seen.update(tunnel.revealed)
-    out: Counter[str] = Counter()
-    for pile in ed.deck_composition:
-        for c, count in pile:
-            ct = ed.card_types[c]
-            out["wild" if ct.wild else str(ct.color)] += count - seen[ct.name]
-    return out
-
-
-def quick_probability(model: QuickModel) -> float:
-    """The model's probability of success, exactly (see the module doc)."""
-    if model.done:
-        return 1.0
-    if model.impossible or not model.pieces_ok or model.draws < 0:
-        return 0.0
-    pool = dict(model.pool)
-    need = dict(model.needs)
-    k_any = need.pop("any", 0)
-    colours = [(c, k) for c, k in need.items() if k > 0]
-    n = model.draws
-    N = sum(pool.values())
-    n = min(n, N)
-    wild = pool.get("wild", 0)
-    other = N - wild - sum(pool.get(c, 0) for c, _ in colours)
-    # dp[(drawn, deficit)] = ways; categories: each needed colour, then the others ("any")
-    dp = {(0, 0): 1}
-    cats = [(pool.get(c, 0), k) for c, k in colours] + [(other, k_any)]
-    for size, k in cats:
-        nxt: dict[tuple[int, int], int] = {}
-        for (t, d), ways in dp.items():
-            for x in range(0, min(size, n - t) + 1):
-                d2 = d + max(0, k - x)
-                if d2 <= wild:  # more deficit than wilds: a failure whatever comes next
-                    key = (t + x, d2)
-                    nxt[key] = nxt.get(key, 0) + ways * math.comb(size, x)
-        dp = nxt
-    good = sum(ways * math.comb(wild, n - t) for (t, d), ways in dp.items() if d <= n - t <= wild)
-    return good / math.comb(N, n) if N else float(not (colours or k_any))
-
-
-def simulate_quick_model(model: QuickModel, samples: int = 20000, *, seed: int = 0) -> float:
-    """The model's probability by Monte Carlo of its own assumptions (shuffle
-    the unseen cards, draw ``draws``, check the deficits), for checking
-    :func:`quick_probability`.
-
-    >>> m = QuickModel(needs=(("red", 2),), claims=1, turns=3, draws=4, pool=(("red", 3), ("blue", 5), ("wild", 2)))
-    >>> abs(simulate_quick_model(m, 20000) - quick_probability(m)) < 0.01
-    True
-    """
-    if model.done:
-        return 1.0
-    if model.impossible or not model.pieces_ok or model.draws < 0:
-        return 0.0
-    rng = random.Random(seed)
-    cards = [c for c, k in model.pool for _ in range(k)]
-    need = {c: k for c, k in model.needs if k > 0}
-    k_any = need.pop("any", 0)
-    n = min(model.draws, len(cards))
-    hits = 0
-    for _ in range(samples):
-        drawn = Counter(rng.sample(cards, n))
-        deficit = sum(max(0, k - drawn[c]) for c, k in need.items())
-        others = sum(v for c, v in drawn.items() if c != "wild" and c not in need)
-        deficit += max(0, k_any - others)
-        hits += deficit <= drawn["wild"]
-    return hits / samples
 
 
 # ---------------------------------------------------------------- the calibrated closed form
