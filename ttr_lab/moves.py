@@ -9,7 +9,9 @@ Every move class carries its own notation: a ``verb`` (the first word), a
 a sort ``rank`` and ``describe(state)`` in words.  Defining a subclass with a
 ``verb`` registers it, so :func:`parse_move` reads the moves of every edition
 without knowing them: an edition defines its own moves in its own package
-(Europe's ``BuildStation``, Rails & Sails' ``BuildHarbor``...).
+(Europe's ``BuildStation``, Rails & Sails' ``BuildHarbor``...).  The base
+class, the registry and :func:`parse_move` live in :mod:`ttr_lab.moves_base`;
+this module re-exports them.
 
 The base moves and their notation:
 
@@ -51,7 +53,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import InvalidMoveError
@@ -68,6 +70,7 @@ from .move_cards import (
     normalize_cards,
     show_value,
 )
+from .moves_base import MAX_MOVE_TEXT, Move, move_classes, parse_move, unregister_move
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -96,108 +99,6 @@ __all__ = [
     "parse_move",
     "MAX_MOVE_TEXT",
 ]
-
-#: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
-MAX_MOVE_TEXT = 2000
-
-_VERBS: dict[str, list[type[Move]]] = {}
-
-
-def unregister_move(cls: type[Move]) -> None:
-    """Forget a move class's notation (for plug-ins loaded only for a while, e.g. in tests)."""
-    classes = _VERBS.get(cls.verb, [])
-    classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
-    if not classes:
-        _VERBS.pop(cls.verb, None)
-
-
-def move_classes() -> dict[str, tuple[type[Move], ...]]:
-    """Every registered move class by its notation verb.
-
-    >>> sorted(move_classes())[:4]
-    ['blind', 'claim', 'exchange', 'faceup']
-    """
-    return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class Move:
-    """Base class.  Moves sort by kind (``rank``), then by their fields.
-
-    A subclass sets ``verb`` (its notation's first word, which registers it
-    for :func:`parse_move`), ``rank``, and implements ``parse``, ``__str__``
-    and ``describe``.
-    """
-
-    verb: ClassVar[str] = ""
-    rank: ClassVar[float] = 99
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        # (dataclass(slots=True) rebuilds each class, so name the base explicitly)
-        super(Move, cls).__init_subclass__(**kwargs)
-        verb = cls.__dict__.get("verb")
-        if verb:
-            classes = _VERBS.setdefault(verb, [])
-            classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
-            classes.append(cls)
-
-    @classmethod
-    def parse(cls, args: list[str], text: str) -> Move | None:
-        """The move written ``verb args...``, or None if ``args`` do not fit this class."""
-        return cls() if not args else None
-
-    def describe(self, state: GameState) -> str:
-        """A short sentence for people, in this position."""
-        return str(self)
-
-    def announce(self, state: GameState) -> str:
-        """What every player learns of this move, in words (a log line that
-        keeps the mover's secrets: which tickets were kept, the piece split)."""
-        return self.describe(state)
-
-    def problem(self) -> str | None:
-        """Why the field values are not well-formed (wrong types), or None.
-
-        A hand-built move such as ``DrawFaceUp(2.0)`` is refused before any
-        rule looks at it, so the game is never half-changed.
-        """
-        return None
-
-    def sort_key(self) -> tuple[Any, ...]:
-        return (self.rank, self._fields())
-
-    def __format__(self, spec: str) -> str:
-        try:
-            text = str(self)
-        except (TypeError, ValueError):  # a hand-built move with malformed fields (problem() says which)
-            text = show_value(self)
-        return format(text, spec)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return ()
-
-    def __repr__(self) -> str:
-        parts = []
-        for f in fields(self):
-            if not f.repr:
-                continue
-            value = getattr(self, f.name)
-            if f.default is not MISSING and value == f.default:
-                continue
-            parts.append(f"{f.name}={value!r}")
-        return f"{type(self).__name__}({', '.join(parts)})"
-
-    def __lt__(self, other: Move) -> bool:
-        return self.sort_key() < other.sort_key()
-
-    def __le__(self, other: Move) -> bool:
-        return self.sort_key() <= other.sort_key()
-
-    def __gt__(self, other: Move) -> bool:
-        return self.sort_key() > other.sort_key()
-
-    def __ge__(self, other: Move) -> bool:
-        return self.sort_key() >= other.sort_key()
 
 
 def _int_arg(word: str, text: str) -> int:
@@ -411,42 +312,3 @@ class KeepTickets(Move):
     def announce(self, state: GameState) -> str:
         k = len(self.tickets)
         return f"keep {k} ticket{'s' if k != 1 else ''}"
-
-
-def parse_move(text: str) -> Move:
-    """Parse the notation produced by ``str(move)``, for the moves of every edition.
-
-    Raises :class:`~ttr_lab.errors.InvalidMoveError` quoting the text.
-    Parsing takes time linear in the text, which is at most
-    :data:`MAX_MOVE_TEXT` characters.
-
-    >>> parse_move("keep 17 3")
-    KeepTickets(tickets=(3, 17))
-    >>> parse_move("fly to the moon")
-    Traceback (most recent call last):
-    ...
-    ttr_lab.errors.InvalidMoveError: unknown move 'fly to the moon' (expected one of: blind, claim, exchange, faceup, harbor, keep, pass, pieces, station, stop, tickets, tunnel)
-    """
-    if not isinstance(text, str):
-        raise InvalidMoveError(f"a move's notation is a string, not {type(text).__name__}")
-    if len(text) > MAX_MOVE_TEXT:
-        raise InvalidMoveError(f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT})")
-    words = text.split()
-    if words and words[-1][:1] == "=":  # a recorded chance outcome follows the move (see parse_outcome)
-        words.pop()
-    if not words:
-        raise InvalidMoveError("empty move text")
-    if "?" in words:
-        raise InvalidMoveError(
-            f"{_clip(text)!r} is a decision the recording seat did not see: only a seat record holds it "
-            "(ttr_lab.outcomes.parse_recorded reads it)"
-        )
-    verb, args = words[0], words[1:]
-    classes = _VERBS.get(verb)
-    if not classes:
-        raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(_VERBS))})")
-    for cls in classes:
-        move = cls.parse(args, text)
-        if move is not None:
-            return move
-    raise InvalidMoveError(f"malformed {verb!r} move {_clip(text)!r}")

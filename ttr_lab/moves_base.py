@@ -1,0 +1,168 @@
+"""The move protocol: the :class:`Move` base class, the registry of notation
+verbs its subclasses join, and :func:`parse_move`, which reads any registered
+move (:mod:`ttr_lab.moves` holds the base game's moves and re-exports these).
+
+A subclass that sets ``verb`` is registered when it is defined, so an
+edition's own moves (Europe's ``BuildStation``...) are read without this
+module knowing them; :func:`unregister_move` forgets one again.
+
+>>> from ttr_lab.moves_base import move_classes, parse_move
+>>> [cls.__name__ for cls in move_classes()["claim"]]
+['ClaimRoute']
+>>> parse_move("faceup 2 =red")      # a recorded chance outcome is ignored
+DrawFaceUp(slot=2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import InvalidMoveError
+from .move_cards import _clip, show_value
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+__all__ = ["Move", "move_classes", "unregister_move", "parse_move", "MAX_MOVE_TEXT"]
+
+#: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
+MAX_MOVE_TEXT = 2000
+
+_VERBS: dict[str, list[type[Move]]] = {}
+
+
+def unregister_move(cls: type[Move]) -> None:
+    """Forget a move class's notation (for plug-ins loaded only for a while, e.g. in tests)."""
+    classes = _VERBS.get(cls.verb, [])
+    classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
+    if not classes:
+        _VERBS.pop(cls.verb, None)
+
+
+def move_classes() -> dict[str, tuple[type[Move], ...]]:
+    """Every registered move class by its notation verb.
+
+    >>> sorted(move_classes())[:4]
+    ['blind', 'claim', 'exchange', 'faceup']
+    """
+    return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Move:
+    """Base class.  Moves sort by kind (``rank``), then by their fields.
+
+    A subclass sets ``verb`` (its notation's first word, which registers it
+    for :func:`parse_move`), ``rank``, and implements ``parse``, ``__str__``
+    and ``describe``.
+    """
+
+    verb: ClassVar[str] = ""
+    rank: ClassVar[float] = 99
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # (dataclass(slots=True) rebuilds each class, so name the base explicitly)
+        super(Move, cls).__init_subclass__(**kwargs)
+        verb = cls.__dict__.get("verb")
+        if verb:
+            classes = _VERBS.setdefault(verb, [])
+            classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
+            classes.append(cls)
+
+    @classmethod
+    def parse(cls, args: list[str], text: str) -> Move | None:
+        """The move written ``verb args...``, or None if ``args`` do not fit this class."""
+        return cls() if not args else None
+
+    def describe(self, state: GameState) -> str:
+        """A short sentence for people, in this position."""
+        return str(self)
+
+    def announce(self, state: GameState) -> str:
+        """What every player learns of this move, in words (a log line that
+        keeps the mover's secrets: which tickets were kept, the piece split)."""
+        return self.describe(state)
+
+    def problem(self) -> str | None:
+        """Why the field values are not well-formed (wrong types), or None.
+
+        A hand-built move such as ``DrawFaceUp(2.0)`` is refused before any
+        rule looks at it, so the game is never half-changed.
+        """
+        return None
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.rank, self._fields())
+
+    def __format__(self, spec: str) -> str:
+        try:
+            text = str(self)
+        except (TypeError, ValueError):  # a hand-built move with malformed fields (problem() says which)
+            text = show_value(self)
+        return format(text, spec)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return ()
+
+    def __repr__(self) -> str:
+        parts = []
+        for f in fields(self):
+            if not f.repr:
+                continue
+            value = getattr(self, f.name)
+            if f.default is not MISSING and value == f.default:
+                continue
+            parts.append(f"{f.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __lt__(self, other: Move) -> bool:
+        return self.sort_key() < other.sort_key()
+
+    def __le__(self, other: Move) -> bool:
+        return self.sort_key() <= other.sort_key()
+
+    def __gt__(self, other: Move) -> bool:
+        return self.sort_key() > other.sort_key()
+
+    def __ge__(self, other: Move) -> bool:
+        return self.sort_key() >= other.sort_key()
+
+
+def parse_move(text: str) -> Move:
+    """Parse the notation produced by ``str(move)``, for the moves of every edition.
+
+    Raises :class:`~ttr_lab.errors.InvalidMoveError` quoting the text.
+    Parsing takes time linear in the text, which is at most
+    :data:`MAX_MOVE_TEXT` characters.
+
+    >>> parse_move("keep 17 3")
+    KeepTickets(tickets=(3, 17))
+    >>> parse_move("fly to the moon")
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.InvalidMoveError: unknown move 'fly to the moon' (expected one of: blind, claim, exchange, faceup, harbor, keep, pass, pieces, station, stop, tickets, tunnel)
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move's notation is a string, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise InvalidMoveError(f"move text of {len(text)} characters is too long (at most {MAX_MOVE_TEXT})")
+    words = text.split()
+    if words and words[-1][:1] == "=":  # a recorded chance outcome follows the move (see parse_outcome)
+        words.pop()
+    if not words:
+        raise InvalidMoveError("empty move text")
+    if "?" in words:
+        raise InvalidMoveError(
+            f"{_clip(text)!r} is a decision the recording seat did not see: only a seat record holds it "
+            "(ttr_lab.outcomes.parse_recorded reads it)"
+        )
+    verb, args = words[0], words[1:]
+    classes = _VERBS.get(verb)
+    if not classes:
+        raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(_VERBS))})")
+    for cls in classes:
+        move = cls.parse(args, text)
+        if move is not None:
+            return move
+    raise InvalidMoveError(f"malformed {verb!r} move {_clip(text)!r}")
