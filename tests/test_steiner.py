@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis import SteinerForest, steiner, steiner_forest, steiner_search, steiner_tree
+from ttr_lab.analysis import SteinerForest, steiner, steiner_forest, steiner_partitions, steiner_search, steiner_tree
 from ttr_lab.analysis.paths import ticket_graph
 from ttr_lab.analysis.trees import _dreyfus_wagner
 from ttr_lab.errors import TtrError
@@ -292,7 +292,7 @@ def test_cheapest_partition_matches_enumeration():
     rng = random.Random(3)
     for k in range(1, 7):
         val = [0] + [rng.randint(1, 40) for _ in range((1 << k) - 1)]
-        parts = steiner_search._Partitions(val, k)
+        parts = steiner_partitions._Partitions(val, k)
         for _ in range(4):
             part, cost = parts.best()
             assert sum(part) == (1 << k) - 1 and all(a & b == 0 for a, b in itertools.combinations(part, 2))

@@ -2,15 +2,17 @@
 (:class:`_TreeSearch`, A* over Dreyfus-Wagner labels guided by a dual
 ascent) and the forest as the cheapest partition into trees
 (:class:`_Forest`, with :class:`_Partitions`, the subset dynamic
-programme).  The method is described in :mod:`ttr_lab.analysis.steiner`.
+programme of :mod:`ttr_lab.analysis.steiner_partitions`).  The method is
+described in :mod:`ttr_lab.analysis.steiner`.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from .steiner_instance import _INF, _Instance
+from .steiner_partitions import _Partitions
 
 # These two only make the search faster; the tests switch them off to check that.
 _UPPER_BOUNDS = True  # start from a heuristic network and prune what cannot beat it
@@ -368,93 +370,3 @@ def _attach(h: list[int], near: list[float], dist: dict[int, list[float]]) -> fl
             if row[y] < todo[y]:
                 todo[y] = row[y]
     return total
-
-
-class _Partitions:
-    """The cheapest partition of ``k`` groups into blocks by the sum of
-    ``val`` (a subset DP), kept up to date as some blocks' values rise."""
-
-    def __init__(self, val: list[float], k: int) -> None:
-        self.val, self.k = val, k
-        self.splits = _splits(k) if k <= _CACHED_SPLITS else None
-        self.cost = [0.0] * (1 << k)  # every set's cheapest partition
-        self.split = [0] * (1 << k)  # ... and the part of it split off, 0 for none
-        for S in range(1, 1 << k):
-            self._update(S)
-
-    def _update(self, S: int) -> None:
-        F = self.cost
-        best, split = self.val[S], 0
-        if self.splits is not None:
-            for X, B in self.splits[S]:
-                c = F[X] + F[B]
-                if c < best:
-                    best, split = c, B
-        else:  # the same splits, enumerated on the fly
-            low = S & -S
-            rest = S ^ low
-            A = (rest - 1) & rest
-            while rest:
-                B = rest ^ A
-                c = F[A | low] + F[B]
-                if c < best:
-                    best, split = c, B
-                if not A:
-                    break
-                A = (A - 1) & rest
-        F[S], self.split[S] = best, split
-
-    def raised(self, blocks: Iterable[int]) -> None:
-        """Recompute after the values of ``blocks`` changed."""
-        full = (1 << self.k) - 1
-        todo: set[int] = set()
-        for C in blocks:
-            other = full ^ C
-            A = other
-            while True:
-                todo.add(C | A)
-                if not A:
-                    break
-                A = (A - 1) & other
-        for S in sorted(todo):
-            self._update(S)
-
-    def best(self, S: int = 0) -> tuple[list[int], float]:
-        """The cheapest partition of ``S`` (all groups by default) and its cost."""
-        S = S or (1 << self.k) - 1
-        out: list[int] = []
-        stack = [S]
-        while stack:
-            T = stack.pop()
-            B = self.split[T]
-            if B:
-                stack.extend((T ^ B, B))
-            else:
-                out.append(T)
-        return out, self.cost[S]
-
-
-def _splits(k: int) -> list[list[tuple[int, int]]]:
-    """For every set ``S`` of ``k`` groups, its splits in two ``(X, B)``, ``X``
-    holding the lowest group of ``S`` (cached)."""
-    out = _SPLITS.get(k)
-    if out is None:
-        out = [[] for _ in range(1 << k)]
-        for S in range(1, 1 << k):
-            low = S & -S
-            rest = S ^ low
-            if not rest:
-                continue
-            A = (rest - 1) & rest  # A runs over the proper subsets of rest
-            pairs = out[S]
-            while True:
-                pairs.append((A | low, rest ^ A))
-                if not A:
-                    break
-                A = (A - 1) & rest
-        _SPLITS[k] = out
-    return out
-
-
-_SPLITS: dict[int, list[list[tuple[int, int]]]] = {}
-_CACHED_SPLITS = 10  # up to 10 groups: 29,524 splits kept; beyond, enumerated on the fly
