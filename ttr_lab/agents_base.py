@@ -16,8 +16,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .bots import choose_by_phase
 from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
-from .phases import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from .data import Map, Ticket
@@ -212,18 +212,7 @@ class FdgAgent:
 
     # ------------------------------------------------------------ the decision
     def choose(self, view: PlayerView) -> Move:
-        moves = list(view.legal_moves)
-        if len(moves) == 1:
-            return moves[0]
-        phase = view.phase
-        if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
-            return self.keep(view, moves)
-        if phase not in (Phase.TURN, Phase.SECOND_CARD):  # a decision of the edition's own
-            return view.edition.default_choice(view, moves) or moves[0]
-        targets = self.targets(view)
-        if phase == Phase.SECOND_CARD:
-            return self.draw(view, moves, targets)
-        return self.turn(view, moves, targets)
+        return choose_by_phase(view, self.keep, self.targets, self.turn, self.draw)
 
     # the style: subclasses override these
     def targets(self, view: PlayerView) -> list[int]:

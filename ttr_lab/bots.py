@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import networkx as nx
@@ -43,6 +43,32 @@ class Bot(Protocol):
     """Anything with ``choose(view) -> Move``."""
 
     def choose(self, view: PlayerView) -> Move: ...
+
+
+def choose_by_phase(
+    view: PlayerView,
+    keep: Callable[[PlayerView, list[Move]], Move],
+    targets: Callable[[PlayerView], list[int]],
+    turn: Callable[[PlayerView, list[Move], list[int]], Move],
+    second_draw: Callable[[PlayerView, list[Move], list[int]], Move],
+) -> Move:
+    """The decision skeleton the route-following bots share: the only legal
+    move if there is one; ``keep`` when tickets are chosen; the edition's
+    default for a decision of its own; otherwise the wanted routes
+    (``targets``) and then ``second_draw`` for the second card of a draw or
+    ``turn`` at the start of a turn."""
+    moves = list(view.legal_moves)
+    if len(moves) == 1:
+        return moves[0]
+    phase = view.phase
+    if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
+        return keep(view, moves)
+    if phase not in (Phase.TURN, Phase.SECOND_CARD):  # a decision of the edition's own
+        return view.edition.default_choice(view, moves) or moves[0]
+    wanted = targets(view)
+    if phase == Phase.SECOND_CARD:
+        return second_draw(view, moves, wanted)
+    return turn(view, moves, wanted)
 
 
 class RandomBot:
@@ -117,18 +143,10 @@ class GreedyBot:
         return want
 
     def choose(self, view: PlayerView) -> Move:
-        moves = list(view.legal_moves)
-        if len(moves) == 1:
-            return moves[0]
-        phase = view.phase
-        if phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
-            return self._keep(view, moves)
-        if phase not in (Phase.TURN, Phase.SECOND_CARD):  # a decision of the edition's own
-            return view.edition.default_choice(view, moves) or moves[0]
-        targets = self._targets(view)
-        if phase == Phase.SECOND_CARD:
-            return self._draw(view, moves, targets, second=True)
-        return self._turn(view, moves, targets)
+        return choose_by_phase(view, self._keep, self._targets, self._turn, self._second_draw)
+
+    def _second_draw(self, view: PlayerView, moves: list[Move], targets: list[int]) -> Move:
+        return self._draw(view, moves, targets, second=True)
 
     def _keep(self, view: PlayerView, moves: list[Move]) -> Move:
         G = self._graph(view)
