@@ -23,8 +23,11 @@ plays every edition:
   :meth:`~ttr_lab.core.Edition.default_choice`, the Rails & Sails split by
   the plan's trains and ships, a harbor in a ticket city when it can pay.
 
-:func:`run_playout` plays a game to the end with such bots through
-:meth:`~ttr_lab.state.GameState.push` (no validation).
+The plan is :mod:`ttr_lab.playout_plan`'s (the mixin
+:class:`~ttr_lab.playout_plan.PlayoutPlan`), the tables and the hand
+accounting :mod:`ttr_lab.playout_tables`', the ticket choice and the split
+:mod:`ttr_lab.playout_tickets`'.  :func:`run_playout` plays a game to the end
+with such bots through :meth:`~ttr_lab.state.GameState.push` (no validation).
 
 Examples
 --------
@@ -48,7 +51,8 @@ from .bots import BOTS
 from .errors import TtrError
 from .moves import ClaimRoute, DrawFaceUp, DrawTickets, Move, StopDrawing
 from .phases import Phase
-from .playout_tables import _INF, Key, _path, _Tables, _tables, affordable, cheapest_payment, hand_spaces
+from .playout_plan import PlayoutPlan
+from .playout_tables import _INF, Key, _Tables, _tables, affordable, cheapest_payment, hand_spaces
 from .playout_tickets import keep_choice, split_choice
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,7 +64,7 @@ __all__ = ["PlayoutBot", "run_playout"]
 _TURN, _SECOND, _SETUP, _KEEP = Phase.TURN, Phase.SECOND_CARD, Phase.SETUP_TICKETS, Phase.KEEP_TICKETS
 
 
-class PlayoutBot:
+class PlayoutBot(PlayoutPlan):
     """The playout policy (see the module doc); deterministic for a seed and a position."""
 
     name = "playout"
@@ -92,147 +96,10 @@ class PlayoutBot:
     def __repr__(self) -> str:
         return "PlayoutBot()"
 
-    # ------------------------------------------------------------------ the plan
-    def _costs(self, view: PlayerView, T: _Tables) -> list[float]:
-        """Per route: 0 owned, -1 closed to this seat, else its length."""
-        me, close = view.player, view.num_players < view.edition.double_route_min_players
-        owners = view.route_owners()
-        cost = list(T.lengths)
-        for rid, o in owners.items():
-            i = T.ri[rid]
-            cost[i] = 0.0 if o == me else -1.0
-            p = T.partner[i]
-            if p >= 0 and rid != -1 and (o == me or close) and T.rid[p] not in owners:
-                cost[p] = -1.0
-        return cost
-
-    def _legs(self, T: _Tables, cost: list[float], t: Any) -> tuple[float, list[int]]:
-        total, routes = 0.0, []
-        for x, y in zip(t.cities, t.cities[1:]):
-            d, path = _path(T, cost, T.index[x], T.index[y])
-            if d == _INF:
-                return _INF, []
-            total += d
-            routes += path
-        return total, routes
-
-    def _replan(self, view: PlayerView, T: _Tables) -> None:
-        """Plan every ticket again; a ticket whose path is still open keeps it."""
-        cost = self._costs(view, T)
-        pieces = self.trains + self.ships
-        plan: list[int] = []
-        paths = {}
-        for t in sorted(view.tickets, key=lambda t: (-t.points, t.id)):
-            old = self.paths.get(t.id)
-            if old is not None and all(cost[ri] >= 0 for ri in old):
-                d, routes = sum(cost[ri] for ri in old), old
-            else:
-                d, routes = self._legs(T, cost, t)
-            if d == _INF:
-                continue
-            paths[t.id] = routes
-            if 0 < d <= pieces - sum(T.rlen[ri] for ri in plan):
-                for ri in routes:
-                    if cost[ri] > 0:
-                        plan.append(ri)
-                        cost[ri] = 0.0
-        self.paths = paths
-        self.plan = sorted(plan, key=lambda ri: (-T.rlen[ri], ri))
-        self.done = not self.plan
-        self._alternates(view, T)
-
-    def _check(self, view: PlayerView, T: _Tables) -> None:
-        """Keep the plan up to date.  Only a claim (the scores change) or new
-        tickets (``_stale``, set when keeping) can spoil it; the length of a
-        claim is read off the score it gained (route points grow with the
-        length), so only planned routes of that length are looked at."""
-        me = view.player
-        sig = view.scores
-        old = self._sig
-        if sig == old and not self._stale:
-            return
-        self._sig = sig
-        self._touch = None
-        lengths: set[int] | None = None
-        if old is not None and not self._stale and len(old) == len(sig):
-            lengths = set()
-            for q, (a, b) in enumerate(zip(old, sig)):
-                if a != b:
-                    L = T.inverse_points.get(b - a)
-                    if L is None:  # an exchange, or points of another kind: look at everything
-                        lengths = None
-                        break
-                    lengths.add(L)
-                    self.pieces_of[q] -= L
-        if lengths is None:
-            self.pieces_of = list(view.pieces)
-        if lengths is None or sig[me] != old[me]:  # type: ignore[index]
-            self.trains, self.ships = self._supply(view)
-        self.lowest = min(p for q, p in enumerate(self.pieces_of) if q != me)
-        if self._stale:
-            self._stale = False
-            self._replan(view, T)
-            return
-        keep = []
-        for ri in self.plan:
-            if (lengths is None or T.rlen[ri] in lengths) and not view.route_open_to(T.rid[ri], me):
-                if view.route_owner(T.rid[ri]) == me:
-                    continue  # claimed it
-                self._replan(view, T)
-                return
-            keep.append(ri)
-        changed = len(keep) != len(self.plan)
-        self.plan = keep
-        self.done = not keep
-        if changed or lengths is None or any(T.rlen[ri] in lengths for ri in self.alt):
-            self._alternates(view, T)
-
-    def _alternates(self, view: PlayerView, T: _Tables) -> None:
-        me = view.player
-        self.alt = {}
-        for ri in self.plan:
-            p = T.partner[ri]
-            if p >= 0 and view.route_open_to(T.rid[p], me):
-                self.alt[ri] = p
-
-    def _supply(self, view: PlayerView) -> tuple[int, int]:
-        me = view.player
-        if _tables(view.edition).ships:
-            return int(view.trains(me)), int(view.ships(me))
-        return (self.pieces_of[me] if self.pieces_of else int(view.pieces[me])), 0
-
     # ------------------------------------------------------------------ cards
     _have = staticmethod(hand_spaces)
     _affordable = staticmethod(affordable)
     _payment = staticmethod(cheapest_payment)
-
-    def _needs(self, T: _Tables, have: dict[Key, int], routes: list[int]) -> dict[Key, int]:
-        """Spaces the routes take per (ship?, colour); a gray route takes
-        the colour held most beyond the other needs (``"any"`` if none), a
-        double route the colour of its sides held more."""
-        need: dict[Key, int] = {}
-        grays = []
-        alt = self.alt
-        for ri in routes:
-            r = T.routes[ri]
-            if r.color == "gray":
-                grays.append(r)
-                continue
-            k = (r.is_ship, r.color)
-            p = alt.get(ri)
-            if p is not None and T.routes[p].color != "gray":
-                k2 = (r.is_ship, T.routes[p].color)
-                if have.get(k2, 0) - need.get(k2, 0) > have.get(k, 0) - need.get(k, 0):
-                    k = k2
-            need[k] = need.get(k, 0) + r.length
-        for r in grays:
-            best: Key = (r.is_ship, "any")
-            most = 0
-            for k, v in have.items():
-                if k[0] == r.is_ship and v - need.get(k, 0) > most:
-                    best, most = k, v - need.get(k, 0)
-            need[best] = need.get(best, 0) + r.length * (2 if r.paired else 1)
-        return need
 
     # ------------------------------------------------------------------ decisions
     def choose(self, view: PlayerView) -> Move:
