@@ -86,6 +86,23 @@ def test_review_of_a_record_is_well_formed_and_deterministic():
     assert all(math.isnan(d) == (s != 1) for d, s in zip(mine["drop"], mine["seat"]))
 
 
+def test_a_seat_record_is_reviewed_from_its_seat_as_the_full_record_is():
+    """A seat record holds only what its seat saw; reviewed, it gives the same
+    numbers as the full record reviewed from that seat, and shows the moves
+    as the seat saw them (the others' kept tickets unknown)."""
+    g = play_game("usa", [make_bot("greedy", 1), make_bot("greedy", 2)], seed=3)
+    full, seat = Record.from_state(g), Record.loads(Record.from_state(g, seat=0).dumps())
+    a = review(full, player=0, playouts=3, seed=1, plies=range(1, 30))
+    b = review(seat, playouts=3, seed=1, plies=range(1, 30))
+    numbers = [c for c in a.columns if c not in ("move", "seconds")]
+    assert a[numbers].equals(b[numbers]) and set(b["view"]) == {0}
+    assert list(b["move"]) == seat.moves[:29]
+    hidden = [m for m, s in zip(b["move"], b["seat"]) if s == 1 and m.startswith("keep")]
+    assert hidden and all("?" in m for m in hidden)
+    with pytest.raises(ttr_lab.TtrError, match="seat record of seat 0"):
+        review(seat, player=1, playouts=3)
+
+
 def test_classify_and_thresholds():
     assert [name for name, _ in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]
     assert classify(0.04, 0.0) == "" and classify(0.05, 0.0) == "inaccuracy"

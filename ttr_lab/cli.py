@@ -1,4 +1,4 @@
-"""Command line: play a seeded bot game, replay or validate a record.
+"""Command line: play a seeded bot game, replay or validate a record, analyse it.
 
 Examples (shell)::
 
@@ -9,6 +9,9 @@ Examples (shell)::
     python -m ttr_lab validate position.json    # a saved position is checked too
     python -m ttr_lab editions                  # what can be played
     python -m ttr_lab tournament --agents greedy,destination_hungry --edition europe --players 3 --games 200
+    python -m ttr_lab advise game.json --ply 40 --seconds 2   # analysis: see ttr_lab.cli_analysis
+    python -m ttr_lab odds game.json --ply 40 --seat 0
+    python -m ttr_lab review game.json --playouts 24
 
 Every failure is one line on stderr (``error: ...``) and a non-zero exit:
 1 for a game, record or file problem, 2 for a malformed command line.  When
@@ -26,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .bots import BOTS, make_bot, play_game
+from .cli_analysis import ANALYSIS_COMMANDS, add_analysis_commands, run_analysis
 from .editions import edition_names, find_edition
 from .errors import TtrError
 from .position import POSITION_FORMAT
@@ -95,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         "--save", metavar="FILE", help="write the per-game rows to FILE (.csv or .csv.gz) and the table beside it"
     )
     tour.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_analysis_commands(sub)
     return p
 
 
@@ -216,6 +221,8 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command in ANALYSIS_COMMANDS:
+        return run_analysis(args, _read)
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "editions":

@@ -138,7 +138,9 @@ def review(
     Parameters
     ----------
     record : Record or GameState
-        The game (a state is reviewed from its first move).
+        The game (a state is reviewed from its first move).  A seat record
+        (kept from one seat, ``Record.from_state(game, seat=...)``) is
+        reviewed from that seat's view, its moves shown as the seat saw them.
     player : int, optional
         Review from this seat's view only (its moves get drops and flags;
         after other seats' moves its view gives the win chances).  Default:
@@ -166,6 +168,12 @@ def review(
         raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
     if playouts is None and not (isinstance(seconds_per_ply, (int, float)) and seconds_per_ply > 0):
         raise TtrError(f"seconds_per_ply is a positive time budget, not {seconds_per_ply!r}")
+    texts = None
+    if hasattr(record, "moves") and type(getattr(record, "seat", None)) is int:  # a seat record: its seat's view
+        if player is not None and player != record.seat:
+            raise TtrError(f"a seat record of seat {record.seat} shows no other seat's view")
+        player, texts = record.seat, list(record.moves)
+        record = record.replay()
     state, moves = _start_and_moves(record)
     n = state.num_players
     if player is not None and player >= n:
@@ -221,7 +229,7 @@ def review(
             row = {
                 "ply": k,
                 "seat": mover,
-                "move": str(move),
+                "move": str(move) if texts is None else texts[k - 1],
                 "drop": drop,
                 "drop_se": se,
                 "flag": classify(drop, se) if judged and not math.isnan(drop) else "",

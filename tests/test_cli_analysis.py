@@ -1,0 +1,138 @@
+"""The analysis commands of the command line (ttr_lab.cli_analysis): advise,
+odds and review on saved games, from one seat's fair view, and their errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ttr_lab.bots import make_bot, play_game
+from ttr_lab.cli import main
+from ttr_lab.records import Record, save_position
+
+
+@pytest.fixture(scope="module")
+def game():
+    return play_game("usa", [make_bot("greedy", seed=1), make_bot("greedy", seed=2)], seed=3)
+
+
+@pytest.fixture(scope="module")
+def files(game, tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    full = d / "game.json"
+    Record.from_state(game).save(full)
+    seat1 = d / "seat1.json"
+    Record.from_state(game, seat=1).save(seat1)
+    pos = d / "pos.json"
+    save_position(Record.from_state(game).replay(upto=40), pos)
+    return {"full": str(full), "seat1": str(seat1), "pos": str(pos), "moves": len(game.move_stack)}
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def percents(line: str) -> float:
+    return float(re.search(r"wins\s+([\d.]+)%", line).group(1))
+
+
+def test_advise_prints_win_chances_and_ranked_moves(files, capsys):
+    status, out, _ = run(capsys, "advise", files["full"], "--ply", "40", "--playouts", "40", "--top", "3")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("From ") and "ply 40, 40 playouts" in lines[0]
+    chances = [percents(x) for x in lines[1:3]]
+    assert abs(sum(chances) - 100) < 0.2
+    ranked = [x for x in lines if re.match(r"\d\. ", x)]
+    assert [x[:2] for x in ranked] == ["1.", "2.", "3."]
+    assert all(re.search(r": \d+% \(\d+-\d+%, \d+ playouts\)$", x) for x in ranked)
+    # the same seed and playouts give the same advice
+    assert run(capsys, "advise", files["full"], "--ply", "40", "--playouts", "40", "--top", "3")[1] == out
+
+
+def test_advice_reads_only_the_seats_view(files, capsys):
+    """The full record holds both hands; a seat record only what seat 1 saw:
+    the advice from seat 1's view is the same from both."""
+    args = ("--ply", "40", "--seat", "1", "--playouts", "30")
+    _, from_full, _ = run(capsys, "advise", files["full"], *args)
+    _, from_seat, _ = run(capsys, "advise", files["seat1"], *args)
+    assert from_full == from_seat
+    assert "seat 1)'s view" in from_full
+
+
+def test_advise_a_seat_not_to_move_and_a_position(files, capsys, game):
+    g = Record.from_state(game).replay(upto=40)
+    other = 1 - g.current_player
+    status, out, _ = run(capsys, "advise", files["full"], "--ply", "40", "--seat", str(other), "--playouts", "10")
+    assert status == 0 and "is not to move" in out and not re.search(r"^\d\. ", out, re.M)
+    status, out, _ = run(capsys, "advise", files["pos"], "--playouts", "10", "--seat", str(other))
+    assert status == 0 and "the saved position" in out and "is not to move" in out
+    assert abs(sum(percents(x) for x in out.splitlines()[1:3]) - 100) < 0.2
+
+
+def test_odds_closed_form_and_simulated(files, capsys, game):
+    status, out, _ = run(capsys, "odds", files["full"], "--ply", "40", "--seat", "0")
+    assert status == 0
+    g = Record.from_state(game).replay(upto=40)
+    labels = [t.label() for t in g.tickets(0)]
+    assert all(label in out for label in labels) and "simulated" not in out
+    status, out, _ = run(capsys, "odds", files["full"], "--ply", "40", "--seat", "0", "--playouts", "12")
+    rows = [x for x in out.splitlines() if any(x.strip().startswith(label + " ") for label in labels)]
+    assert status == 0 and len(rows) == len(labels)
+    for row in rows:
+        lo, hi = map(int, re.search(r"\[(\d+), (\d+)\] of 12$", row).groups())
+        assert 0 <= lo <= hi <= 100
+
+
+def test_odds_before_any_ticket_is_kept(files, capsys):
+    status, out, _ = run(capsys, "odds", files["full"], "--ply", "0", "--seat", "0")
+    assert status == 0 and "holds no tickets yet" in out
+
+
+def test_review_flags_and_counts(files, capsys):
+    status, out, _ = run(capsys, "review", files["full"], "--playouts", "6", "--plies", "20-30", "--all")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("11 plies from each mover's own view")
+    table = [x for x in lines if re.match(r"\s+\d+\s", x)]
+    assert [int(x.split()[0]) for x in table] == list(range(20, 31))
+    flagged = sum(1 for x in table if re.search(r"\b(inaccuracy|mistake|blunder)\b", x))
+    totals = re.findall(r"(\d+) (?:inaccurac|mistake|blunder)", "\n".join(lines[-2:]))
+    assert sum(map(int, totals)) == flagged
+    # without --all only the flagged plies are listed
+    _, short, _ = run(capsys, "review", files["full"], "--playouts", "6", "--plies", "20-30")
+    assert len([x for x in short.splitlines() if re.match(r"\s+\d+\s", x)]) == flagged
+
+
+def test_review_a_seat_record_from_its_seat(files, capsys):
+    status, out, _ = run(capsys, "review", files["seat1"], "--playouts", "3", "--plies", "1-6", "--all")
+    assert status == 0 and "plies from greedy 2 (seat 1)'s view" in out.splitlines()[0]
+    assert re.search(r"^\s+\d+\s+greedy 1 \(seat 0\)\s+keep \?", out, re.M)  # seat 0's keep, unseen
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("advise", "{full}", "--ply", "9999"), "the record has only"),
+        (("advise", "{full}", "--ply", "-1"), "--ply is a number of moves"),
+        (("advise", "{pos}", "--ply", "3"), "a position has no moves"),
+        (("advise", "{full}", "--seat", "5"), "the game has seats 0 to 1"),
+        (("advise", "{full}", "--ply", "40", "--playouts", "0"), "playout"),
+        (("advise", "{full}"), "the game is over"),
+        (("advise", "{seat1}", "--seat", "0", "--ply", "10"), "shows no other seat's view"),
+        (("odds", "{full}", "--ply", "40", "--playouts", "0"), "playouts"),
+        (("review", "{pos}"), "a position, not a game record"),
+        (("review", "{full}", "--plies", "ten"), "--plies wants numbers"),
+        (("review", "{full}", "--plies", "30-20"), "not a range of plies"),
+        (("review", "{full}", "--plies", "9990-9999"), "the record has only"),
+        (("review", "{full}", "--seat", "2"), "the game has seats 0 to 1"),
+        (("review", "{seat1}", "--seat", "0"), "shows no other seat's view"),
+    ],
+)
+def test_bad_requests_fail_on_one_line(files, capsys, args, message):
+    status, out, err = run(capsys, *(a.format(**files) for a in args))
+    assert status == 1 and out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
