@@ -135,6 +135,7 @@ class ClaimLikelihood:
         self._pieces = float(getattr(view.edition, "pieces", 45))
         self._legs: dict[int, frozenset[int]] = {}
         self._kmemo: dict[tuple[Any, ...], float] = {}
+        self._vmemo: dict[tuple[Any, ...], float] = {}
         self._done: dict[tuple[frozenset[int], int], bool] = {}
         m = view.map
         index = {r.id: i for i, r in enumerate(m.routes)}
@@ -192,12 +193,19 @@ class ClaimLikelihood:
         """The playout policy's value of keeping ``tickets`` (its points less
         0.6 a car of the union of their paths on the empty board, less 3 a car
         beyond 80% of the pieces at setup)."""
-        ids = tuple(tickets)
-        union = frozenset().union(*(self._routes_of(t) for t in ids))
-        cars = float(sum(self._T.rlen[ri] for ri in union))
-        m = self.view.map
-        v = sum(m.ticket(t).points for t in ids) - CAR_COST * cars
-        return v - 3 * max(0.0, cars - 0.8 * self._pieces) if setup else v
+        ids = tuple(sorted(tickets))  # the value does not depend on the order: one memo entry per set
+        key = (setup, ids)
+        out = self._vmemo.get(key)
+        if out is None:
+            union = frozenset().union(*(self._routes_of(t) for t in ids))
+            cars = float(sum(self._T.rlen[ri] for ri in union))
+            m = self.view.map
+            v = sum(m.ticket(t).points for t in ids) - CAR_COST * cars
+            out = v - 3 * max(0.0, cars - 0.8 * self._pieces) if setup else v
+            if len(self._vmemo) > 50_000:
+                self._vmemo.clear()
+            self._vmemo[key] = out
+        return out
 
     def keep_logw(self, player: int, setup: bool, kept: list[int], returned: list[int]) -> float:
         """The log-likelihood of ``player`` keeping ``kept`` of ``kept + returned``:
