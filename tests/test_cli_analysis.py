@@ -111,6 +111,9 @@ def test_review_a_seat_record_from_its_seat(files, capsys):
     status, out, _ = run(capsys, "review", files["seat1"], "--playouts", "3", "--plies", "1-6", "--all")
     assert status == 0 and "plies from greedy 2 (seat 1)'s view" in out.splitlines()[0]
     assert re.search(r"^\s+\d+\s+greedy 1 \(seat 0\)\s+keep \?", out, re.M)  # seat 0's keep, unseen
+    # a full record reviewed from seat 1 shows no more than seat 1 saw: the same lines
+    _, full, _ = run(capsys, "review", files["full"], "--seat", "1", "--playouts", "3", "--plies", "1-6", "--all")
+    assert full.splitlines()[1:] == out.splitlines()[1:]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ Each command reads a game record or a position file and answers from one
 seat's fair view (:meth:`~ttr_lab.state.GameState.view`), as the notebooks
 do: a record holds every hand, but the analysis sees only what that seat
 may know.  ``--ply K`` looks at the position after the first K moves of a
-record (default: after all of them).
+record (default: after all of them).  ``review --seat S`` of a full record
+also shows the moves as seat S saw them (the others' kept tickets unknown).
 
 Examples (shell)::
 
@@ -183,6 +184,8 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
     start = record.replay(upto=0)
     if args.seat is not None and (args.seat < 0 or args.seat >= start.num_players):
         raise TtrError(f"--seat {args.seat}: the game has seats 0 to {start.num_players - 1}")
+    if args.seat is not None and record.seat is None:  # one seat's view: the moves as it saw them, too
+        record = Record.from_state(record.replay(), seat=args.seat)
     df = review(record, args.seat, seed=args.seed, plies=plies, progress=False, **budget)
     names = [f"{name} (seat {p})" for p, name in enumerate(start.player_names)]
     wins = [f"win_{p}" for p in range(len(names))]
