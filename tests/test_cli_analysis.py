@@ -93,7 +93,9 @@ def test_odds_before_any_ticket_is_kept(files, capsys):
 
 
 def test_review_flags_and_counts(files, capsys):
-    status, out, _ = run(capsys, "review", files["full"], "--playouts", "6", "--plies", "20-30", "--all")
+    status, out, _ = run(
+        capsys, "review", files["full"], "--playouts", "6", "--plies", "20-30", "--all", "--no-progress"
+    )
     assert status == 0
     lines = out.splitlines()
     assert lines[0].endswith("11 plies from each mover's own view")
@@ -116,6 +118,21 @@ def test_review_a_seat_record_from_its_seat(files, capsys):
     assert full.splitlines()[1:] == out.splitlines()[1:]
 
 
+def test_review_saves_every_column(files, capsys, tmp_path):
+    import pandas as pd
+
+    path = tmp_path / "review.csv"
+    status, out, err = run(capsys, "review", files["full"], "--playouts", "3", "--plies", "5-9", "--save", str(path))
+    assert status == 0 and out.endswith(f"saved to {path}\n")
+    df = pd.read_csv(path)
+    assert list(df["ply"]) == [5, 6, 7, 8, 9] and {"win_0", "win_1", "drop", "flag", "best"} <= set(df.columns)
+    assert "review" in err  # the progress bar, on stderr
+    # a review that fails leaves no file behind
+    bad = tmp_path / "bad.csv"
+    status, out, err = run(capsys, "review", files["full"], "--seconds-per-ply", "0", "--save", str(bad))
+    assert status == 1 and "seconds_per_ply" in err and not bad.exists()
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -133,6 +150,8 @@ def test_review_a_seat_record_from_its_seat(files, capsys):
         (("review", "{full}", "--plies", "9990-9999"), "the record has only"),
         (("review", "{full}", "--seat", "2"), "the game has seats 0 to 1"),
         (("review", "{seat1}", "--seat", "0"), "shows no other seat's view"),
+        (("review", "{full}", "--save", "out.xlsx"), "writes a .csv file"),
+        (("review", "{full}", "--playouts", "2", "--plies", "3", "--save", "/nonexistent/r.csv"), "cannot write"),
     ],
 )
 def test_bad_requests_fail_on_one_line(files, capsys, args, message):

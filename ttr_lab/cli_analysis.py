@@ -14,6 +14,7 @@ Examples (shell)::
     python -m ttr_lab odds game.json --ply 40 --seat 0            # closed form
     python -m ttr_lab odds game.json --ply 40 --seat 0 --playouts 200  # and simulated
     python -m ttr_lab review game.json --playouts 24 --plies 30-60   # needs the [sim] extra
+    python -m ttr_lab review game.json --seat 0 --save review.csv     # every column, for a spreadsheet
 
 Budgets in ``--playouts`` give the same answer on every run (with the same
 ``--seed``); ``--seconds`` depends on the machine.
@@ -22,6 +23,7 @@ Budgets in ``--playouts`` give the same answer on every run (with the same
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +68,8 @@ def add_analysis_commands(sub: Any) -> None:
     rev.add_argument("--plies", help="only these plies, e.g. 30-60 or 12,15,40 (1-based)")
     rev.add_argument("--seed", type=int, default=0, help="same seed and playouts, same review (default 0)")
     rev.add_argument("--all", action="store_true", help="print every reviewed ply, not only the flagged ones")
+    rev.add_argument("--save", metavar="FILE", help="also write every reviewed ply, all columns, to FILE (.csv)")
+    rev.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _position(args: argparse.Namespace, read: Reader) -> tuple[PlayerView, Record | None]:
@@ -186,7 +190,25 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
         raise TtrError(f"--seat {args.seat}: the game has seats 0 to {start.num_players - 1}")
     if args.seat is not None and record.seat is None:  # one seat's view: the moves as it saw them, too
         record = Record.from_state(record.replay(), seat=args.seat)
-    df = review(record, args.seat, seed=args.seed, plies=plies, progress=False, **budget)
+    if args.save is not None and not args.save.endswith(".csv"):
+        raise TtrError(f"--save writes a .csv file, not {args.save!r}")
+    out = None
+    if args.save is not None:  # opened first: a file that cannot be written fails before the review
+        try:
+            out = open(args.save, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed below
+        except OSError as e:
+            raise TtrError(f"cannot write {args.save}: {e.strerror or e}") from None
+    try:
+        df = review(record, args.seat, seed=args.seed, plies=plies, progress=not args.no_progress, **budget)
+        if out is not None:
+            df.to_csv(out, index=False)
+    except BaseException:
+        if out is not None:  # no half-written file left behind
+            out.close()
+            os.unlink(args.save)
+        raise
+    if out is not None:
+        out.close()
     names = [f"{name} (seat {p})" for p, name in enumerate(start.player_names)]
     wins = [f"win_{p}" for p in range(len(names))]
     whose = "each mover's own view" if args.seat is None else f"{names[args.seat]}'s view"
@@ -205,6 +227,8 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
         mine = df[(df["seat"] == p) & (df["flag"] != "")]["flag"].value_counts()
         counts = ", ".join(_count(int(mine.get(f, 0)), f) for f, _ in _flags())
         print(f"  {name}: {counts}")
+    if args.save is not None:
+        print(f"every reviewed ply saved to {args.save}")
     return 0
 
 
