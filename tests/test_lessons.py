@@ -362,13 +362,13 @@ def _plies(upto_from=120):
 
 def test_04_what_happened_in_the_next_plies():
     claims = {}
-    black = []
     for ply, seat, move, game in _plies():
-        if ply <= 138:
-            black.append(game.hand(ADA).get("black", 0))
         if isinstance(move, ttr_lab.ClaimRoute):
             claims[ply] = (seat, move.route)
-    assert max(black) <= 1
+    black = [game.hand(ADA).get("black", 0) for _, _, _, game in _plies(0)]  # after 0, 1, ... plies
+    black.append(RECORD.replay().hand(ADA).get("black", 0))
+    assert max(black[120:139]) <= 1  # from ply 120 to ply 138
+    assert max(black) == 2  # in the whole game
     assert claims[123] == (CY, 31) and claims[131] == (BOB, 75)
     assert claims[135] == (BOB, 71) and claims[138] == (BOB, 47)
     before, after = RECORD.replay(upto=130), RECORD.replay(upto=131)
@@ -379,10 +379,12 @@ def test_04_what_happened_in_the_next_plies():
     says(
         prose("04"),
         "Cy and Bob each claimed their suggested route within a few turns (plies 123 and 131)",
-        "Ada never held more than one black card, and at ply 138 Bob claimed El Paso–Los Angeles",
+        "From ply 120 to ply 138 Ada never held more than one black card (two at most in the whole game; "
+        "the route has six black spaces), and at ply 138 Bob claimed El Paso–Los Angeles",
         "at ply 135 he had already taken Miami–New Orleans",
         "(both were complete from ply 131)",
     )
+    says(notes("04"), "from ply 120 to ply 138 Ada never held more than one black card (two at most in the whole game)")
 
 
 def test_04_el_paso_los_angeles_was_not_a_bridge():
@@ -435,6 +437,11 @@ def test_04_the_rest_of_adas_story():
         assert not nx.has_path(G147, a, b)
     assert RECORD.moves[147].startswith("claim 3 ") and USA.route(3).length == 1 and p148.route_owner(3) == CY
     assert needs(p148, ADA)[LAM].cost == 14
+    # Miami out of reach from ply 148: it needs more trains than Ada has left (they only go down)
+    assert needs(p147, ADA)[LAM].cost <= p147.pieces(ADA)
+    for _, _, _, game in _plies(148):
+        if game.ply < 160:
+            assert needs(game, ADA)[LAM].cost > game.pieces(ADA) == 12, game.ply
     p159, p160 = RECORD.replay(upto=159), RECORD.replay(upto=160)
     assert RECORD.moves[159].startswith("claim 17 ") and USA.route(17).label() == "Charleston-Raleigh"
     assert needs(p159, ADA)[LAM] is not None and needs(p160, ADA)[LAM] is None
@@ -453,8 +460,10 @@ def test_04_the_rest_of_adas_story():
         "Denver–Kansas City, Las Vegas–Los Angeles and Nashville–Saint Louis (plies 140 to 146) brought Miami down "
         "to 7 more trains and New York to 6",
         "At ply 147 Bob's Los Angeles–San Francisco left a single route, Las Vegas–Salt Lake City, that would have cut both tickets",
-        "Then Cy claimed Atlanta–Nashville, a single train (ply 148), and Miami needed 14",
-        "Ada spent her next three turns drawing cards, and Bob's Charleston–Raleigh (ply 160) cut Miami off for good",
+        "Then Cy claimed Atlanta–Nashville, a single train (ply 148), and Miami needed 14 trains: Ada had 12, "
+        "so from ply 148 Los Angeles–Miami was out of reach, whatever cards she drew",
+        "Ada spent her next three turns drawing cards, and Bob's Charleston–Raleigh (ply 160) closed the last path "
+        "to Miami",
         "The same claim left Bob with 2 trains and started the last round: New York still needed two routes, "
         "and Ada had one turn",
         "at the end Los Angeles–New York needed only Las Vegas–Salt Lake City (3 orange).  She had 9 trains for it, "
@@ -462,9 +471,12 @@ def test_04_the_rest_of_adas_story():
     )
     says(
         notes("04"),
-        "Cy's Atlanta–Nashville (ply 148) raised Miami from 7 to 14 trains",
+        "Cy's Atlanta–Nashville (ply 148) raised Miami from 7 to 14 trains, and Ada had 12: from ply 148 Miami was "
+        "out of reach",
+        "Bob's Charleston–Raleigh (ply 160) closed the last path to Miami",
         "(3 orange): Ada had 9 trains, but 2 orange cards and no locomotive",
     )
+    assert "cut Miami off" not in prose("04") and "cut Miami off" not in notes("04")  # it was out of reach before
 
 
 def test_04_how_it_ended():
