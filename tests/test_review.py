@@ -10,7 +10,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import ttr_lab  # noqa: E402
-from ttr_lab.analysis.game_review import THRESHOLDS, classify, review, review_figure  # noqa: E402
+from ttr_lab.analysis.game_review import CONFIRM_MIN, THRESHOLDS, classify, review, review_figure  # noqa: E402
 from ttr_lab.bots import make_bot, play_game  # noqa: E402
 from ttr_lab.records import Record  # noqa: E402
 from ttr_lab.state import GameState  # noqa: E402
@@ -101,6 +101,8 @@ def test_a_seat_record_is_reviewed_from_its_seat_as_the_full_record_is():
     assert hidden and all("?" in m for m in hidden)
     with pytest.raises(ttr_lab.TtrError, match="seat record of seat 0"):
         review(seat, player=1, playouts=3)
+    # the full record reviewed from seat 0 shows no more of the others' moves than seat 0 saw
+    assert [m.split(" =")[0] for m in b["move"]] == list(a["move"])
 
 
 def test_classify_and_thresholds():
@@ -174,8 +176,13 @@ def test_a_suspicious_drop_is_confirmed_with_more_playouts():
     once = review(g, playouts=4, seed=3, plies=[at], confirm=1).iloc[0]
     again = review(g, playouts=4, seed=3, plies=[at]).iloc[0]
     assert once["playouts"] == 8
-    if 100 * once["drop"] >= 5 and not once["flag"]:
-        assert again["playouts"] == 8 + 8 * 4
+    if 100 * once["drop"] >= 5:  # seen in 4 playouts a move: played again, flagged or not, with 40 a move
+        assert again["playouts"] == 8 + max(8 * 4, CONFIRM_MIN * 2)
     else:
         assert again["playouts"] == 8
+    # at 48 playouts a move only a drop that is not yet significant is played again, x4
+    big = review(g, playouts=48, seed=3, plies=[at], confirm=1).iloc[0]
+    big_again = review(g, playouts=48, seed=3, plies=[at]).iloc[0]
+    rerun = 100 * big["drop"] >= 5 and not big["flag"]
+    assert big_again["playouts"] == 96 + (96 * 4 if rerun else 0)
     assert 0 <= again["drop_se"] and not math.isnan(again["margin_drop"])

@@ -26,12 +26,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
 from .move_cards import _clip
-from .moves import Move, parse_move, show_value
+from .moves import KeepTickets, Move, parse_move, show_value
 
-__all__ = ["Token", "Outcome", "parse_outcome", "split_outcome", "HiddenMove", "parse_recorded", "MAX_OUTCOME_TEXT"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import GameState
+
+__all__ = [
+    "Token",
+    "Outcome",
+    "parse_outcome",
+    "split_outcome",
+    "HiddenMove",
+    "parse_recorded",
+    "seen_text",
+    "MAX_OUTCOME_TEXT",
+]
 
 #: the longest outcome a record may write: a face-up pick can set off a long
 #: chain of resets near the end of a game (each a row of cards), so this is
@@ -133,6 +146,24 @@ class HiddenMove:
 
     def __str__(self) -> str:
         return "keep " + " ".join("?" * self.count) if self.verb == "keep" else f"{self.verb} ?"
+
+
+def seen_text(state: GameState, move: Move, seat: int) -> str:
+    """``move``, about to be played in ``state``, as ``seat`` sees it: its
+    notation, or for another seat's secret decision (a move whose public
+    announcement says less than its description) ``keep ? ?`` or ``pieces ?``.
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+    >>> keep = g.legal_moves[0]
+    >>> seen_text(g, keep, 0), seen_text(g, keep, 1)
+    ('keep 9 17', 'keep ? ?')
+    """
+    if state.current_player == seat or move.announce(state) == move.describe(state):
+        return str(move)
+    if isinstance(move, KeepTickets):
+        return str(HiddenMove("keep", len(move.tickets)))
+    return str(HiddenMove(move.verb))
 
 
 def parse_recorded(text: str) -> tuple[Move | HiddenMove, Outcome | None]:

@@ -38,7 +38,11 @@ the others by an ordinary risky choice (new tickets, a long route).
 is played again with :data:`CONFIRM` (4) times the playouts, the first look
 included (same states and seeds), and judged on that.  It costs little
 (most plies are the policy's own move, or clearly fine) and catches most
-real errors that one small look misses.
+real errors that one small look misses.  A drop of 5 points or more seen in
+fewer than :data:`CONFIRM_MIN` (40) paired playouts is played again with at
+least that many, significant or not: with a handful of playouts the standard
+error itself is too noisy to trust (at 6 playouts a move, two "blunders" of
+a sample game vanished at 60).
 
 **How well it works** (``benchmarks/bench_review.py``: known bad moves
 injected at known plies of playout-policy games, judged by a truth at 300
@@ -70,6 +74,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import TtrError
 from ..moves import Move, parse_move
+from ..outcomes import seen_text
 from ..playout import PlayoutBot
 from .advice_types import MARGIN, in_notebook, paired
 from .advisor import evaluate_moves
@@ -77,13 +82,16 @@ from .advisor import evaluate_moves
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["CONFIRM", "THRESHOLDS", "classify", "review", "review_figure"]
+__all__ = ["CONFIRM", "CONFIRM_MIN", "THRESHOLDS", "classify", "review", "review_figure"]
 
 #: the flags, from the worst, with their drop in win-percentage points
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 #: a drop of at least the lowest threshold that is not yet significant is
 #: played again with so many times the playouts
 CONFIRM = 4
+#: fewer paired playouts than this cannot support a flag (their standard error
+#: is itself too noisy): such a drop is played again with at least so many
+CONFIRM_MIN = 40
 
 
 def classify(drop: float, se: float) -> str:
@@ -192,6 +200,7 @@ def review(
         if k in wanted and not state.is_over:
             mover = state.current_player
             seat = mover if player is None else player
+            shown = seen_text(state, move, seat)  # from one seat's view: others' secrets stay hidden
             view = state.view(seat)
             judged = seat == mover
             cands: list[Move] = [move]
@@ -210,14 +219,16 @@ def review(
                 halving=False,
             )
             drop, se, mdrop, mse = _drops(res, judged)
-            if len(res) > 1 and confirm > 1 and not classify(drop, se) and 100 * drop >= THRESHOLDS[-1][1]:
+            few = len(res) > 1 and min(res[0][1].n, res[1][1].n) < CONFIRM_MIN
+            if len(res) > 1 and confirm > 1 and (few or not classify(drop, se)) and 100 * drop >= THRESHOLDS[-1][1]:
                 # a drop that looks like a flag but is not yet clearly more than
-                # noise: play it again with `confirm` times the playouts (the
-                # same states and seeds first, so the first look is included)
+                # noise, or seen in too few playouts: play it again with `confirm`
+                # times the playouts, and at least CONFIRM_MIN a move (the same
+                # states and seeds first, so the first look is included)
                 res, more = evaluate_moves(
                     view,
                     cands,
-                    playouts=None if budget is None else budget * confirm,
+                    playouts=None if budget is None else max(budget * confirm, CONFIRM_MIN * len(cands)),
                     seconds=secs * confirm,
                     seed=seed * 1_000_003 + k,
                     halving=False,
@@ -229,7 +240,7 @@ def review(
             row = {
                 "ply": k,
                 "seat": mover,
-                "move": str(move) if texts is None else texts[k - 1],
+                "move": texts[k - 1] if texts is not None else str(move) if player is None else shown,
                 "drop": drop,
                 "drop_se": se,
                 "flag": classify(drop, se) if judged and not math.isnan(drop) else "",
