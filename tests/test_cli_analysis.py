@@ -158,3 +158,16 @@ def test_bad_requests_fail_on_one_line(files, capsys, args, message):
     status, out, err = run(capsys, *(a.format(**files) for a in args))
     assert status == 1 and out == ""
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_replay_of_a_seat_record_scores_only_what_the_seat_knows(files, capsys, game):
+    status, out, _ = run(capsys, "replay", files["seat1"])
+    assert status == 0
+    assert "seat record of greedy 2 (seat 1)" in out and "tickets and hands are unknown" in out
+    own = {t.label() for t in game.tickets(1)}
+    others = {t.label() for t in game.tickets(0)} - own
+    assert own and all(label in out for label in own)
+    assert not any(label in out for label in others)  # no invented breakdown of seat 0
+    assert "Winner" not in out
+    for p in range(2):  # the public route points
+        assert f"{game.view(1).scores[p]} route points" in out

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis.paths import distance_table, shortest_ticket_path, ticket_graph
+from ttr_lab.analysis.paths import UnknownCityError, distance_table, shortest_ticket_path, ticket_graph
 from ttr_lab.analysis.trees import minimum_spanning_routes, steiner_tree
 from ttr_lab.graph import board_graph
 
@@ -108,7 +108,9 @@ def test_shortest_ticket_path_uses_owned_routes_free_and_avoids_blocked():
     assert set(q.new_routes).isdisjoint(owned)
     r = shortest_ticket_path(G, "Seattle", "New York", blocked=set(p.routes))
     assert r is not None and not set(r.routes) & set(p.routes) and r.cost >= p.cost
-    assert shortest_ticket_path(G, "Seattle", "Nowhere") is None
+    with pytest.raises(UnknownCityError, match="Nowhere") as e:  # a typo is not "cannot be joined"
+        shortest_ticket_path(G, "Seattle", "Nowhere")
+    assert e.value.cities == ("Nowhere",) and isinstance(e.value, ttr_lab.TtrError)
 
 
 def test_ticket_values_are_shortest_paths_on_the_base_deck():

@@ -85,6 +85,10 @@ BAD = [
     (dict(stations={"Ada": ["Denver"]}), TtrError, "stations: usa has no stations"),
     (dict(harbors={"Ada": ["Denver"]}), TtrError, "harbors: usa has no harbors"),
     (dict(exchanged={"Ada": 1}), TtrError, "exchanged: usa has no exchanged"),
+    # a route or ticket named by its cities: the message says which id to give
+    (dict(routes={"Ada": ["Portland-Seattle"]}), NotFoundError, "given by id: 'Portland-Seattle' is route 91"),
+    (dict(tickets={"Ada": ["miami-Boston"]}), NotFoundError, "given by id: 'miami-Boston' is ticket 1"),
+    (dict(routes={"Ada": ["Narnia-Oz"]}), NotFoundError, r"Narnia-Oz on the usa map \(routes are given by id\)"),
 ]
 
 

@@ -256,3 +256,28 @@ def test_a_hand_made_claim_naming_a_card_twice_is_refused():
     g = arrange(new_usa(), hands={0: {"red": 1, "blue": 3}}, current=0)
     move = ClaimRoute(1, (("red", 1), ("red", 1)))  # built by hand, not by parse_move
     assert g.why_illegal(move) == ("A4", "card red is named twice")
+
+
+def test_lookups_and_helpers_answer_with_the_librarys_errors():
+    """A wrong id, city or seat is a TtrError that says what is wrong, never a bare KeyError."""
+    from ttr_lab.scoring import ticket_status
+
+    g = ttr_lab.new_game("usa", players=2, seed=1)
+    assert g.describe("blind") == g.describe(ttr_lab.DrawBlind())  # notation, as play() takes it
+    with pytest.raises(ttr_lab.TtrError, match="describe takes a move"):
+        g.describe(3)
+    for call, message in (
+        (lambda: g.map.route(999), "no route 999 on the usa map"),
+        (lambda: g.map.ticket(999), "no ticket 999"),
+        (lambda: g.map.city("Seatle"), "no city 'Seatle'"),
+        (lambda: g.map.routes_between("Seatle", "Portland"), "no city 'Seatle'"),
+        (lambda: ticket_status(g, 7), "player 7 is not a seat"),
+        (lambda: ticket_status(g.view(0), 0), r"view.ticket_status\(\)"),
+    ):
+        with pytest.raises(ttr_lab.TtrError, match=message):
+            call()
+    assert [r.id for r in g.map.routes_between("Seattle", "Portland")] == [91, 92]
+    while g.phase.name == "SETUP_TICKETS":
+        g.play(g.legal_moves[0])
+    assert g.view(0).ticket_status() == ticket_status(g, 0) and len(ticket_status(g, 0)) >= 2
+    assert "Claiming a route" in ttr_lab.rules.explain("A4")  # reachable from the package, as the README writes it

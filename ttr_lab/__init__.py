@@ -15,6 +15,7 @@ from typing import Any
 from . import agents as agents  # registers the FDG agents in ttr_lab.bots.BOTS
 from . import analysis as analysis  # its advisor registers make_bot('advisor') in ttr_lab.bots.BOTS
 from . import playout as playout  # registers the playout policy in ttr_lab.bots.BOTS
+from . import rules as rules  # ttr_lab.rules.explain("A4"): the rules reference's sections
 from .data import City, Map, Route, Ticket, available_maps, load_map
 from .editions import Edition, edition_names, find_edition
 from .editions.europe import BuildStation, DeclineTunnel, PayTunnel

@@ -163,6 +163,8 @@ def _replay_or_validate(args: argparse.Namespace) -> int:
         return 0
     record: Record = loaded
     game = record.replay()
+    if args.command == "replay" and record.seat is not None:
+        return _replay_seat(record, game)
     if args.command == "validate":
         status = "finished" if game.is_over else f"unfinished, {game.phase.name.lower()} due"
         print(f"{args.file}: OK, {len(record)} moves, game {status}")
@@ -170,6 +172,22 @@ def _replay_or_validate(args: argparse.Namespace) -> int:
     if args.moves:
         _print_moves(record)
     print(game.outcome() if game.is_over else f"game unfinished after {len(record)} moves\n{game.outcome()}")
+    return 0
+
+
+def _replay_seat(record: Record, game: GameState) -> int:
+    """A seat record: only what its seat knows (its own tickets; everyone's
+    routes and route points), never a breakdown of the others' secrets."""
+    seat = record.seat
+    assert seat is not None
+    view = game.view(seat)
+    state = "game over" if view.is_over else f"unfinished, {view.phase.name.lower()} due"
+    print(f"seat record of {view.player_names[seat]} (seat {seat}): {len(record)} moves, {state}")
+    print("the other seats' tickets and hands are unknown: their totals cannot be scored from this record")
+    for p, name in enumerate(view.player_names):
+        print(f"  {name}: {len(view.routes_of(p))} routes, {view.scores[p]} route points")
+    for r in view.ticket_status():
+        print(f"  {'done' if r.completed else 'open'}: {r.ticket.label()} ({r.ticket.points} points)")
     return 0
 
 

@@ -196,13 +196,25 @@ class Map:
         return out
 
     def city(self, name: str) -> City:
-        return self._city[name]
+        try:
+            return self._city[name]
+        except (KeyError, TypeError):
+            raise NotFoundError(f"there is no city {str(name)[:60]!r} on the {self.id} map") from None
 
     def route(self, route_id: int) -> Route:
-        return self._route[route_id]
+        try:
+            return self._route[route_id]
+        except (KeyError, TypeError):
+            raise NotFoundError(
+                f"there is no route {str(route_id)[:40]} on the {self.id} map "
+                "(routes are numbered; find_route('Seattle-Portland') looks one up by its ends)"
+            ) from None
 
     def ticket(self, ticket_id: int) -> Ticket:
-        return self._ticket[ticket_id]
+        try:
+            return self._ticket[ticket_id]
+        except (KeyError, TypeError):
+            raise NotFoundError(f"there is no ticket {str(ticket_id)[:40]} on the {self.id} map") from None
 
     def has_city(self, name: str) -> bool:
         return name in self._city
@@ -222,6 +234,10 @@ class Map:
         return tuple(dict.fromkeys(t.deck for t in self.tickets))
 
     def routes_between(self, a: str, b: str) -> tuple[Route, ...]:
+        """The routes joining cities ``a`` and ``b`` (none, one, or a double);
+        a city not on the map raises NotFoundError."""
+        for c in (a, b):
+            self.city(c)
         return tuple(r for r in self.routes if {r.a, r.b} == {a, b})
 
     def find_route(self, text: str) -> Route:

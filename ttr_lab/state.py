@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .core import Edition, EditionBase, find_edition
 from .core.setup import seat_names
-from .errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError
+from .errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError, WrongTypeError
 from .legal import LegalMoves
 from .moves import Move, parse_move, show_value
 from .phases import Phase
@@ -306,8 +306,13 @@ class GameState(StateQueries):
 
         return PlayerView(self, self.seat(player))
 
-    def describe(self, move: Move) -> str:
-        """A sentence for people: ``"claim Seattle-Portland (route 1, 1 gray) paying 1 red"``."""
+    def describe(self, move: Move | str) -> str:
+        """A sentence for people: ``"claim Seattle-Portland (route 1, 1 gray) paying 1 red"``
+        (a move, or its notation as :meth:`play` takes it)."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        elif not isinstance(move, Move):
+            raise WrongTypeError(f"describe takes a move or its notation, not {type(move).__name__}")
         return move.describe(self)
 
     def to_dict(self) -> dict[str, Any]:

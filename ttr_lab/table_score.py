@@ -113,12 +113,35 @@ def _items(what: str, value: Any) -> list[Any]:
     return list(value)
 
 
+def _id_hint(ed: Edition, given: Any) -> str:
+    """For a route given by its ends (``"Seattle-Portland"``): which id to give instead."""
+    if not isinstance(given, str):
+        return ""
+    try:
+        route = ed.map.find_route(given)
+    except TtrError:
+        return " (routes are given by id)"
+    return f" (routes are given by id: {given[:40]!r} is route {route.id})"
+
+
+def _ticket_hint(ed: Edition, given: Any, universe: Any) -> str:
+    """For a ticket given by its cities (``"Boston-Miami"``): which id to give instead."""
+    if not isinstance(given, str):
+        return ""
+    want = sorted(c.strip().casefold() for c in given.split("-"))
+    ids = [t for t in universe if sorted(c.casefold() for c in ed.map.ticket(t).cities) == want]
+    ids_text = " or ".join(str(t) for t in sorted(ids))
+    return f" (tickets are given by id: {given[:40]!r} is ticket {ids_text})" if ids else " (tickets are given by id)"
+
+
 def _owners(ed: Edition, n: int, names: tuple[str, ...], routes: dict[int, Any]) -> dict[int, int]:
     owner: dict[int, int] = {}
     for seat in sorted(routes):
         for rid in _items(f"routes[{names[seat]}]", routes[seat]):
             if type(rid) is not int or rid not in ed.route_index:
-                raise NotFoundError(f"routes[{names[seat]}]: there is no route {str(rid)[:40]} on the {ed.map.id} map")
+                raise NotFoundError(
+                    f"routes[{names[seat]}]: there is no route {str(rid)[:40]} on the {ed.map.id} map{_id_hint(ed, rid)}"
+                )
             label = f"route {rid} ({ed.route_labels[ed.route_index[rid]]})"
             if rid in owner:
                 if owner[rid] == seat:
@@ -241,7 +264,9 @@ def _tickets(ed: Edition, d: dict[str, Any], names: tuple[str, ...], given: dict
         n_long = 0
         for t in _items(f"tickets[{names[seat]}]", given[seat]):
             if type(t) is not int or t not in known:
-                raise NotFoundError(f"tickets[{names[seat]}]: there is no ticket {str(t)[:40]} in {ed.name}")
+                raise NotFoundError(
+                    f"tickets[{names[seat]}]: there is no ticket {str(t)[:40]} in {ed.name}{_ticket_hint(ed, t, universe)}"
+                )
             if t in holder:
                 who = "twice" if holder[t] == seat else f"by both {names[holder[t]]} and {names[seat]}"
                 raise TtrError(f"tickets: ticket {t} ({ed.map.ticket(t).label()}) is held {who}")

@@ -33,6 +33,7 @@ from .data import Map, Ticket
 from .errors import TtrError
 from .moves import DrawBlind, DrawFaceUp, KeepTickets, show_value
 from .phases import Phase
+from .scoring import TicketResult, ticket_status
 from .view_history import SeenHistory, SeenPly, _spy_class
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -239,6 +240,11 @@ class PlayerView:
 
     def describe(self, move: Any) -> str:
         return self._state.describe(move)
+
+    def ticket_status(self) -> tuple[TicketResult, ...]:
+        """This seat's kept tickets, each hit or missed now, with the routes
+        that join it (:func:`ttr_lab.scoring.ticket_status` for its own seat)."""
+        return ticket_status(self._state, self._player)
 
     # more public facts, for analysis (determinization)
     @property

@@ -34,7 +34,28 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-__all__ = ["TicketPath", "ticket_graph", "shortest_ticket_path", "distance_table"]
+from ..errors import TtrError
+
+__all__ = ["TicketPath", "UnknownCityError", "ticket_graph", "shortest_ticket_path", "distance_table"]
+
+
+class UnknownCityError(TtrError):
+    """A ticket names a city that is not on the board (a ``ValueError``).
+
+    Attributes
+    ----------
+    cities : tuple
+        The unknown cities, in the order given.
+
+    Examples
+    --------
+    >>> str(UnknownCityError(["Atlantis", "Lemuria"]))
+    'unknown cities: Atlantis, Lemuria'
+    """
+
+    def __init__(self, cities: Iterable[Hashable]) -> None:
+        self.cities = tuple(cities)
+        super().__init__(f"unknown cities: {', '.join(map(str, self.cities))}")
 
 
 @dataclass(frozen=True)
@@ -94,11 +115,15 @@ def shortest_ticket_path(
     blocked: Collection[int] = (),
     weight: str = "length",
 ) -> TicketPath | None:
-    """The cheapest way to join ``a`` and ``b``, or None if they cannot be joined.
+    """The cheapest way to join ``a`` and ``b``, or None if they cannot be
+    joined; a city not on the board raises :class:`UnknownCityError`.
 
     ``G`` is a board graph (:func:`ttr_lab.graph.board_graph`) or an
     already-built :func:`ticket_graph`.
     """
+    unknown = [c for c in (a, b) if c not in G]
+    if unknown:
+        raise UnknownCityError(unknown)
     H = ticket_graph(G, owned=owned, blocked=blocked, weight=weight)
     if a not in H or b not in H:
         return None

@@ -73,30 +73,11 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..errors import TtrError
-from .paths import ticket_graph
+from .paths import UnknownCityError, ticket_graph
 from .steiner_instance import _Instance, _join_groups, _reduce
 from .steiner_search import _pieces, _solve_piece
 
 __all__ = ["SteinerForest", "UnknownCityError", "steiner_forest", "exact_steiner_edges"]
-
-
-class UnknownCityError(TtrError):
-    """A ticket names a city that is not on the board (a ``ValueError``).
-
-    Attributes
-    ----------
-    cities : tuple
-        The unknown cities, in the order given.
-
-    Examples
-    --------
-    >>> str(UnknownCityError(["Atlantis", "Lemuria"]))
-    'unknown cities: Atlantis, Lemuria'
-    """
-
-    def __init__(self, cities: Iterable[Hashable]) -> None:
-        self.cities = tuple(cities)
-        super().__init__(f"unknown cities: {', '.join(map(str, self.cities))}")
 
 
 @dataclass(frozen=True)
@@ -183,7 +164,7 @@ def steiner_forest(
     >>> steiner_forest(G, [["A", "Atlantis"]])
     Traceback (most recent call last):
     ...
-    ttr_lab.analysis.steiner.UnknownCityError: unknown cities: Atlantis
+    ttr_lab.analysis.paths.UnknownCityError: unknown cities: Atlantis
     """
     gs = tuple(tuple(dict.fromkeys(g)) for g in groups)
     H = ticket_graph(G, owned=owned, blocked=blocked, weight=weight)

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..data import Route, Ticket
+from ..errors import TtrError
 from .player_network import Network, adjacency, bfs_path, component
 from .results import Outcome, PlayerScore, TicketResult, TourResult
 from .trail import longest_trail_edges
@@ -83,7 +84,16 @@ def ticket_path(
 
 
 def ticket_status(state: GameState, player: int) -> tuple[TicketResult, ...]:
-    """The ticket hit/miss scorer: each kept ticket of ``player``, now."""
+    """The ticket hit/miss scorer: each kept ticket of ``player``, now.
+    (A seat's :class:`~ttr_lab.view.PlayerView` answers for its own seat:
+    ``view.ticket_status()``.)"""
+    if not hasattr(state, "_owners"):
+        raise TtrError(
+            f"ticket_status takes a game state, not {type(state).__name__}; "
+            "a seat's view answers for its own tickets: view.ticket_status()"
+        )
+    if type(player) is not int or not 0 <= player < state.num_players:
+        raise TtrError(f"player {player!r} is not a seat of this {state.num_players}-player game")
     return state.edition.ticket_results(state, player)
 
 
@@ -99,7 +109,7 @@ def score_player(state: GameState, player: int) -> PlayerScore:
     """Everything but the bonuses that compare players (see :func:`outcome`)."""
     ed = state.edition
     length, path = longest_path(state, player) if ed.needs_longest_path else (0, ())
-    tickets = ticket_status(state, player)
+    tickets = ed.ticket_results(state, player)
     return PlayerScore(
         player=player,
         name=state.player_names[player],
