@@ -14,7 +14,7 @@ import pytest
 from ttr_lab.board_frame import board_frame, frame
 from ttr_lab.board_geometry import geometry
 from ttr_lab.board_labels import BADGE_R, DOT_R, text_width
-from ttr_lab.board_scene import SEAT_MARKS
+from ttr_lab.board_scene import HIGHLIGHT, SEAT_MARKS
 from ttr_lab.data import available_maps, load_map
 from ttr_lab.errors import NotFoundError, WrongTypeError
 from ttr_lab.render import (
@@ -413,8 +413,11 @@ def test_overlays_add_their_traces(usa):
     for name in ("highlight", "path 1", "tickets", "stations", "harbors"):
         assert trace(fig, name).hoverinfo == "skip"
     assert got.index("highlight") < got.index("path 1") < got.index("routes")
-    # rings around the spaces (over the board's spaces, which are layout shapes under every trace)
-    assert len(polygons(trace(fig, "highlight"))) == usa.route(1).length + usa.route(2).length
+    # one dashed frame around each highlighted route, in the highlight colour (over the board's
+    # spaces, which are layout shapes under every trace, but outside them: test_board_highlight)
+    hl = trace(fig, "highlight")
+    assert len(polygons(hl)) == 2 and hl.line.color == HIGHLIGHT and hl.showlegend
+    assert hl.line.dash not in (None, "solid")
     assert got.index("routes") < got.index("cities")
     cities = fig.data[city_trace_index(fig)]
     boston = list(cities.customdata).index("Boston")

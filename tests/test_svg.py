@@ -19,7 +19,7 @@ import pytest
 import ttr_lab
 from ttr_lab.board_frame import board_frame
 from ttr_lab.board_geometry import geometry
-from ttr_lab.board_scene import Scene
+from ttr_lab.board_scene import HIGHLIGHT, Scene
 from ttr_lab.bots import make_bot
 from ttr_lab.data import available_maps, load_map, map_from_dict
 from ttr_lab.errors import NotFoundError, WrongTypeError
@@ -122,7 +122,10 @@ def test_overlays_and_errors():
     svg = board_svg(usa, highlight=[1], paths=[[2, 3]], tickets=[("Boston", "Miami")], stations={"Denver": 0})
     root = parse(svg)
     assert "highlight" in svg and "path 1" in svg and "tickets" in svg and "stations" in svg
-    assert svg.count('stroke="rgba(255,193,7,0.95)"') == usa.route(1).length
+    # the highlight colour strokes two paths, both dashed: the frame on the board, the legend sample
+    frames = root.findall(f".//s:path[@stroke='{HIGHLIGHT}']", NS)
+    assert len(frames) == 2 and all(f.get("stroke-dasharray") for f in frames)
+    assert frames[0].get("d").count("Z") == 1 and frames[0].get("data-highlight") == "1"
     with pytest.raises(NotFoundError):
         board_svg(usa, highlight=[999])
     with pytest.raises(WrongTypeError):

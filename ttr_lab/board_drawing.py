@@ -26,9 +26,21 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .board_frame import LEGEND_PX, LEGEND_ROW_PX, SIDE_PX, Frame, board_frame, legend_rows
-from .board_geometry import Space
+from .board_geometry import THICK_PX, Space
 from .board_labels import DOT_R, FONT, text_width
-from .board_scene import LAST_MOVE, ROUTE_COLORS, STYLES, Scene, contrast, route_facts, style_of, tunnel_edge
+from .board_scene import (
+    HIGHLIGHT,
+    LAST_MOVE,
+    ROUTE_COLORS,
+    STYLES,
+    Scene,
+    contrast,
+    highlight_frames,
+    highlight_pen,
+    route_facts,
+    style_of,
+    tunnel_edge,
+)
 
 __all__ = ["board_svg", "scene_svg", "SVG_MIME", "PLOTLY_MIME"]
 
@@ -133,7 +145,8 @@ def _space(pen: _Pen, sp: Space, fill: str, stroke: str, width: float, dash: str
 
 def _routes(pen: _Pen, scene: Scene) -> None:
     """Drawn in the figure's order: tracks, every space (a ``<g>`` per route, its description as a
-    tooltip), highlight rings, last-move halos, path rings, then the claimed pieces with their marks."""
+    tooltip), highlight frames (dashed, outside the spaces), last-move halos, path rings, then the
+    claimed pieces with their marks."""
     geo, s = scene.geo, pen.f.scale
     routes = scene.map.routes
     pen.lines([p for r in routes if r.kind != "ship" for p in geo.lines[r.id]], "rgba(84,110,122,0.55)", 1.3)
@@ -153,9 +166,13 @@ def _routes(pen: _Pen, scene: Scene) -> None:
                     f'font-size="{_n(max(6.0, 0.95 * geo.thick * s))}" font-weight="bold" fill="#111111">L</text>'
                 )
         pen.add("</g>")
-    for rid in scene.highlight:
-        for sp in geo.spaces[rid]:
-            pen.add(_space(pen, sp, "none", "rgba(255,193,7,0.95)", 5))
+    if scene.highlight:
+        lw, on, off = highlight_pen(geo.thick * s)
+        d = " ".join(pen.poly_d(frame) for frame in highlight_frames(geo, scene.highlight))
+        pen.add(
+            f'<path d="{d}" fill="none" stroke="{HIGHLIGHT}" stroke-width="{_n(lw)}" stroke-dasharray="{_n(on)},'
+            f'{_n(off)}" stroke-linejoin="round" data-highlight="{len(scene.highlight)}"/>'
+        )
     for seat, move in scene.last.items():
         color = _rgba(scene.seat_color[seat], 0.5)
         if move[0] == "route":
@@ -270,7 +287,13 @@ def _sample(scene: Scene, name: str, x: float, y: float) -> str:
             color = scene.seat_color[seat]
             mark = _mark(scene.seat_mark[seat], x + 15, y + 5.5, 8, contrast(color))
             return f'<rect {box} fill="{color}" stroke="#111111" stroke-width="1.8"/>{mark}'
-    band = {LAST_MOVE: _HALO, "highlight": "rgba(255,214,0,0.75)"}
+    if name == "highlight":  # the frame's dashed line, as plotly's legend shows a line trace
+        lw, on, off = highlight_pen(THICK_PX)
+        return (
+            f'<path d="M{_n(x)},{_n(y + 5.5)} H{_n(x + 30)}" stroke="{HIGHLIGHT}" stroke-width="{_n(lw)}" '
+            f'stroke-dasharray="{_n(on)},{_n(off)}"/>'
+        )
+    band = {LAST_MOVE: _HALO}
     band.update({p[0]: p[2] for p in scene.paths})
     if name in band:
         return f'<rect x="{_n(x)}" y="{_n(y)}" width="30" height="11" rx="5" fill="{band[name]}"/>'

@@ -36,7 +36,7 @@ spaces, one path per (style, colour) on the map.
 Trace order (one ``scatter`` trace each; every trace has a unique ``meta`` key,
 shown in brackets where it differs from the name)::
 
-    highlight               glow under highlighted routes             (if highlight)
+    highlight               dashed violet frame around each highlighted route (if highlight)
     last move of <name>     [last:<i>] halo under the seat's last move (one per seat; if last_moves)
     <path name>             [path:<i>] translucent band per path      (if paths)
     ferry marks             "L" on free locomotive spaces             (map has ferries)

@@ -256,7 +256,7 @@ def build(
     top = 40.0 if has_title else 8.0
     frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_names())
     px = frame.scale
-    traces = under_traces(scene) + space_traces(scene, px)
+    traces = under_traces(scene, px) + space_traces(scene, px)
     if show_lengths:
         traces.append(_lengths_trace(scene, px))
     traces += city_overlays(scene, frame)

@@ -13,7 +13,16 @@ from typing import Any
 from .board_frame import Frame
 from .board_geometry import Space
 from .board_labels import DOT_R, FONT
-from .board_scene import ROUTE_COLORS, Scene, contrast, style_of, tunnel_edge
+from .board_scene import (
+    HIGHLIGHT,
+    ROUTE_COLORS,
+    Scene,
+    contrast,
+    highlight_frames,
+    highlight_pen,
+    style_of,
+    tunnel_edge,
+)
 from .data import COLORS, Map
 
 __all__ = [
@@ -203,12 +212,16 @@ def space_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- overlays
 
 
-def under_traces(scene: Scene) -> list[dict[str, Any]]:
-    """Highlight and path rings around their spaces, and the last-move halos (under the claimed pieces)."""
+def under_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
+    """The highlight frames (dashed, outside the spaces), path rings around their spaces and the
+    last-move halos (under the claimed pieces); ``px`` is pixels per board unit."""
     geo, traces = scene.geo, []
     if scene.highlight:
-        outline = polys(geo.polygons(scene.highlight))
-        traces.append(line("highlight", outline, "rgba(255,193,7,0.95)", 5, legend=True, legendrank=400))
+        width, dash, gap = highlight_pen(geo.thick * px)
+        outline = polys(highlight_frames(geo, scene.highlight))
+        traces.append(
+            line("highlight", outline, HIGHLIGHT, width, dash=f"{dash}px,{gap}px", legend=True, legendrank=400)
+        )
     for seat, name in enumerate(scene.names if scene.show_last else ()):
         move = scene.last.get(seat)
         color = _translucent(scene.seat_color[seat], 0.5)
