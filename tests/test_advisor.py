@@ -43,6 +43,9 @@ def test_advice_is_well_formed_and_deterministic(name, players, plies):
     assert advise(v, playouts=20, seed=3) == a  # same seed, same budget: same advice
     # the top move carries the advice's win chances
     assert a.win_probabilities == a.moves[0].win_probabilities
+    # exactly one move is marked as the playout policy's own, and it is that move
+    marked = [m.move for m in a.moves if m.policy]
+    assert marked == [candidate_moves(v)[0]] and "(the policy's move)" in str(a) and "ranked by" in str(a)
 
 
 def test_a_bot_without_a_budget_is_refused():
@@ -184,8 +187,10 @@ def test_include_evaluates_a_given_move_and_refuses_an_illegal_one():
     legal = list(v.legal_moves)
     outside = [m for m in legal if m not in candidate_moves(v)]
     assert outside
-    a = advise(v, playouts=16, seed=1, include=[outside[0]])
-    assert outside[0] in [m.move for m in a.moves]
+    a = advise(v, playouts=40, seed=1, include=[outside[0]])
+    asked = next(m for m in a.moves if m.move == outside[0])
+    # kept to the last round of the halving: as many playouts as the moves that went furthest
+    assert asked.playouts == max(m.playouts for m in a.moves) > 1
     with pytest.raises(ttr_lab.TtrError, match="include"):
         advise(v, playouts=4, include=[ttr_lab.ClaimRoute(route=10**6, cards=())])
 

@@ -281,3 +281,10 @@ def test_lookups_and_helpers_answer_with_the_librarys_errors():
         g.play(g.legal_moves[0])
     assert g.view(0).ticket_status() == ticket_status(g, 0) and len(ticket_status(g, 0)) >= 2
     assert "Claiming a route" in ttr_lab.rules.explain("A4")  # reachable from the package, as the README writes it
+
+
+def test_find_route_tries_every_split_of_hyphenated_city_names():
+    world = ttr_lab.load_map("rails_and_sails_world")
+    hyphen = next(r for r in world.routes if "-" in r.a or "-" in r.b)
+    assert world.find_route(f"{hyphen.a}-{hyphen.b}") in world.routes_between(hyphen.a, hyphen.b)
+    assert world.find_route(f"{hyphen.b}-{hyphen.a}").id == world.find_route(f"{hyphen.a}-{hyphen.b}").id

@@ -108,6 +108,7 @@ def _names(view: PlayerView) -> list[str]:
 
 def _advise(args: argparse.Namespace, read: Reader) -> int:
     from .analysis import advise
+    from .analysis.advice_types import RANKING
 
     view, record = _position(args, read)
     if args.top < 0:
@@ -122,6 +123,8 @@ def _advise(args: argparse.Namespace, read: Reader) -> int:
         print(f"  {name:28s} wins {100 * a.win_probabilities[p]:5.1f}%   expected score {a.expected_scores[p]:6.1f}")
     if not a.moves:
         print(f"{names[view.player]} is not to move: no moves to rank.")
+    if a.moves:
+        print(RANKING)
     for i, m in enumerate(a.moves[: args.top], 1):
         print(f"{i}. {m}")
         if m.explanation:

@@ -238,6 +238,9 @@ class Map:
         a city not on the map raises NotFoundError."""
         for c in (a, b):
             self.city(c)
+        return self._between(a, b)
+
+    def _between(self, a: str, b: str) -> tuple[Route, ...]:
         return tuple(r for r in self.routes if {r.a, r.b} == {a, b})
 
     def find_route(self, text: str) -> Route:
@@ -254,7 +257,7 @@ class Map:
             parts = base.split(sep)
             for i in range(1, len(parts)):
                 a, b = sep.join(parts[:i]).strip(), sep.join(parts[i:]).strip()
-                found = self.routes_between(a, b)
+                found = self._between(a, b)  # a split of the text that names no city finds nothing
                 if found:
                     k = int(nth) - 1 if nth.isdigit() else 0
                     if 0 <= k < len(found):

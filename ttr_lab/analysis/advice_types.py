@@ -27,7 +27,7 @@ from ..moves import Move
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
 
-__all__ = ["Advice", "MoveAdvice", "paired", "in_notebook", "MARGIN", "Z_DEVIATE", "DELTA_DEVIATE"]
+__all__ = ["Advice", "MoveAdvice", "paired", "in_notebook", "MARGIN", "RANKING", "Z_DEVIATE", "DELTA_DEVIATE"]
 
 #: the value of a playout for the seat: its win share plus so much per point of
 #: score margin over the best other seat (a 10-point lead counts 0.1 of a win),
@@ -40,6 +40,13 @@ MARGIN = 0.01
 Z_DEVIATE = 2.0
 #: ... and by at least so much value (win share plus MARGIN a point)
 DELTA_DEVIATE = 0.02
+
+
+#: how :func:`~ttr_lab.analysis.advise` orders its moves, in one line for people
+RANKING = (
+    "(ranked by how long each move survived the halving, fewer playouts meaning dropped earlier, then by "
+    "value; the policy's move stays first unless another is clearly better)"
+)
 
 
 @dataclass(frozen=True)
@@ -55,11 +62,15 @@ class MoveAdvice:
     explanation: str = ""
     win_probabilities: tuple[float, ...] = field(default=(), repr=False)
     expected_scores: tuple[float, ...] = field(default=(), repr=False)
+    #: the playout policy's own move (first unless another is clearly better)
+    policy: bool = field(default=False, repr=False)
 
     def __str__(self) -> str:
         lo, hi = self.interval
+        mark = " (the policy's move)" if self.policy else ""
         return (
-            f"{self.move}: {100 * self.win_probability:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%, {self.playouts} playouts)"
+            f"{self.move}{mark}: {100 * self.win_probability:.0f}% "
+            f"({100 * lo:.0f}-{100 * hi:.0f}%, {self.playouts} playouts)"
         )
 
 
@@ -83,6 +94,8 @@ class Advice:
     def __str__(self) -> str:
         chances = ", ".join(f"seat {p}: {100 * w:.0f}%" for p, w in enumerate(self.win_probabilities))
         lines = [f"win chances from seat {self.player}'s view ({self.playouts} playouts): {chances}"]
+        if self.moves:
+            lines.append(RANKING)
         for i, m in enumerate(self.moves[:5], 1):
             lines.append(f"{i}. {m}")
             if m.explanation:

@@ -104,11 +104,13 @@ def evaluate_moves(
     protect: int | None = None,
     weighted: bool = True,
     progress: bool | None = False,
+    keep: Iterable[int] = (),
 ) -> tuple[list[tuple[Move | None, _Stats, int]], int]:
     """Playouts of each move (None: the position as it is) on shared
     determinized states; returns ``[(move, stats, round reached)]`` and the
     playouts used.  ``halving=False`` gives every move the same share;
-    ``protect`` is the index of a move halving never drops."""
+    ``protect`` is the index of a move halving never drops (it takes the
+    last place kept); the moves of ``keep`` also go on to every round."""
     _budget(seconds, playouts)
     n = view.num_players
     me = view.player
@@ -122,6 +124,7 @@ def evaluate_moves(
     rounds = max(1, math.ceil(math.log2(len(cands)))) if halving else 1
     budget = playouts if playouts is not None else 10**9
     used = 0
+    kept_too = sorted(set(keep))
     alive = list(range(len(cands)))
     bar = _progress(progress, budget if playouts is not None else len(cands))
 
@@ -162,6 +165,7 @@ def evaluate_moves(
             kept = alive[: math.ceil(len(alive) / 2)]
             if protect is not None and protect in alive and protect not in kept:
                 kept[-1] = protect
+            kept += [i for i in kept_too if i in alive and i not in kept]
             alive = sorted(kept)
     if bar is not None:
         bar.close()
@@ -227,8 +231,9 @@ def advise(
         A tqdm progress bar (default: in a Jupyter kernel).
     include : moves
         Legal moves to evaluate besides the candidates (e.g. the move a
-        player made, to see how it compares); a move that is not legal
-        raises TtrError.
+        player made, to see how it compares), each kept to the last round of
+        the halving so its chance rests on as many playouts as the best
+        moves'; a move that is not legal raises TtrError.
     calibrated : bool
         Recalibrate the seat's win chances (:func:`calibrate`; the others
         scaled to sum to 1); False gives the playouts' raw shares.
@@ -252,7 +257,15 @@ def advise(
             if x not in moves:
                 moves.append(x)
     results, used = evaluate_moves(
-        view, moves, playouts=playouts, seconds=seconds, seed=seed, weighted=weighted, progress=progress, protect=0
+        view,
+        moves,
+        playouts=playouts,
+        seconds=seconds,
+        seed=seed,
+        weighted=weighted,
+        progress=progress,
+        protect=0,
+        keep=[moves.index(x) for x in extra],  # a move asked about is played out to the end, not dropped
     )
     me = view.player
     results = rank(results) if moves else results
@@ -286,6 +299,7 @@ def advise(
                 explanation=explainer.explain(m) if explainer is not None else "",
                 win_probabilities=_rescale(tuple(w / k for w in st.wins), me, mine),
                 expected_scores=tuple(s / k for s in st.scores),
+                policy=m == moves[0],
             )
         )
     return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0)

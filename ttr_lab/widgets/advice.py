@@ -35,6 +35,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..analysis import Advice, advise
+from ..analysis.advice_types import RANKING
 
 __all__ = ["AdvicePanel", "SeatAdvisor", "bars_html", "hint_html"]
 
@@ -66,12 +67,14 @@ def hint_html(advice: Advice, top: int = 3) -> str:
     items = []
     for m in advice.moves[:top]:
         lo, hi = m.interval
+        mark = " <i>(the policy's move)</i>" if m.policy else ""
         items.append(
-            f"<li><b>{html.escape(str(m.move))}</b>: {100 * m.win_probability:.0f}% "
+            f"<li><b>{html.escape(str(m.move))}</b>{mark}: {100 * m.win_probability:.0f}% "
             f"({100 * lo:.0f}-{100 * hi:.0f}%, {m.playouts} playouts)<br>"
             f"<span style='color:#444'>{html.escape(m.explanation)}</span></li>"
         )
-    return "<ol style='margin:0;padding-left:20px'>" + "".join(items) + "</ol>"
+    note = f"<div style='color:#666;font-size:85%'>{html.escape(RANKING)}</div>"
+    return "<ol style='margin:0;padding-left:20px'>" + "".join(items) + "</ol>" + note
 
 
 class AdvicePanel:
