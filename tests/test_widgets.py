@@ -517,6 +517,26 @@ def test_history_slider_moves_with_push_and_pop(monkeypatch):
     assert "0x" not in repr(h)
 
 
+@pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails"])
+def test_history_opens_a_seat_record_and_shows_only_what_was_public(edition):
+    """A seat record (the recorder's kind) steps through as the table saw it:
+    the positions match the true game's from that seat, the other seats'
+    ticket choices read "kept N tickets", and its review is from that seat."""
+    from ttr_lab.bots import make_bot, play_game
+
+    g = play_game(edition, [make_bot("greedy", 1), make_bot("greedy", 2), make_bot("random", 3)], seed=4)
+    seat = Record.loads(Record.from_state(g, seat=1).dumps())
+    h = HistoryWidget(seat)
+    assert h.game.ply == len(g.move_stack) and h.game.view(1).to_dict() == g.view(1).to_dict()
+    truth = Record.from_state(g)
+    for k in (30, 5):
+        h.goto(k)
+        assert h.game.view(1).to_dict() == truth.replay(upto=k).view(1).to_dict()
+    others = [t for t, m in zip(h._texts, g.move_stack) if isinstance(m, KeepTickets)]
+    assert others and all(re.search(r"kept \d tickets?$", t) for t in others)
+    assert set(h.review(plies=range(1, 4))["view"]) == {1}
+
+
 def test_ticket_paths_show_cards_and_the_cheapest_network_for_all_tickets():
     """Issue: the shortest way to finish each ticket with the cards it needs,
     and the exact Steiner network beside networkx's approximation."""

@@ -67,7 +67,9 @@ class HistoryWidget(W.VBox):
     Parameters
     ----------
     record : Record, GameState, or a path to a saved record
-        A game state is recorded with :meth:`Record.from_state`.
+        A game state is recorded with :meth:`Record.from_state`.  A seat
+        record (kept from one seat, as the recorder keeps it) shows what
+        everyone saw; its review is from that seat's view.
     ply : int, optional
         Where to start (default: the end of the game).
     width : int
@@ -93,18 +95,25 @@ class HistoryWidget(W.VBox):
         elif isinstance(record, (str, Path)):
             record = Record.load(record)
         self.record = record
-        self.game = record.replay(upto=0)
         self._moves: list[Move] = []
         self._texts: list[str] = []
+        if record.seat is not None:  # a seat record: replayed as its seat saw it (the others' secrets filled in)
+            self.game = record.replay()
+            self._moves = list(self.game.move_stack)
+            while self.game.ply:
+                self.game.pop()
+        else:
+            self.game = record.replay(upto=0)
         for i, text in enumerate(record.moves, 1):  # the one replay: validate and describe
             g = self.game
             try:
-                move = parse_move(text)
-                line = move_line(g, move)
+                move = self._moves[i - 1] if record.seat is not None else parse_move(text)
+                line = move_line(g, move)  # as the table learned it: never another seat's secret
                 g.play(move)
             except TtrError as e:
                 raise RecordError(f"ply {i} ({text!r})", str(e), ply=i) from e
-            self._moves.append(move)
+            if record.seat is None:
+                self._moves.append(move)
             self._texts.append(f"{i}. {line}")
         n = len(self._moves)
         self._width = width
