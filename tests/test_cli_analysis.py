@@ -63,6 +63,12 @@ def test_advice_reads_only_the_seats_view(files, capsys):
     assert "seat 1)'s view" in from_full
 
 
+def test_a_seat_by_name_is_that_seat(files, capsys, game):
+    name = game.player_names[1].upper()  # any case
+    by_number = run(capsys, "odds", files["full"], "--ply", "40", "--seat", "1")
+    assert run(capsys, "odds", files["full"], "--ply", "40", "--seat", name) == by_number
+
+
 def test_advise_a_seat_not_to_move_and_a_position(files, capsys, game):
     g = Record.from_state(game).replay(upto=40)
     other = 1 - g.current_player
@@ -150,6 +156,7 @@ def test_review_saves_every_column(files, capsys, tmp_path):
         (("review", "{full}", "--plies", "9990-9999"), "the record has only"),
         (("review", "{full}", "--seat", "2"), "the game has seats 0 to 1"),
         (("review", "{seat1}", "--seat", "0"), "shows no other seat's view"),
+        (("odds", "{full}", "--ply", "40", "--seat", "Zed"), "give a seat number or one player's name"),
         (("review", "{full}", "--save", "out.xlsx"), "writes a .csv file"),
         (("review", "{full}", "--playouts", "2", "--plies", "3", "--save", "/nonexistent/r.csv"), "cannot write"),
     ],

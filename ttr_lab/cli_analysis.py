@@ -44,7 +44,7 @@ Reader = Callable[[str], tuple[str, Any]]
 def _where(p: argparse.ArgumentParser, *, seat_help: str) -> None:
     p.add_argument("file", help="a game record or position file (JSON)")
     p.add_argument("--ply", type=int, help="the position after this many moves of a record (default: all)")
-    p.add_argument("--seat", type=int, help=seat_help)
+    p.add_argument("--seat", help=seat_help + "; a number or a player's name")
     p.add_argument("--seed", type=int, default=0, help="same seed and playouts, same answer (default 0)")
 
 
@@ -61,7 +61,9 @@ def add_analysis_commands(sub: Any) -> None:
     odds.add_argument("--playouts", type=int, help="also simulate so many games (the closed form is instant)")
     rev = sub.add_parser("review", help="every player's win chance after every move; flagged mistakes ([sim] extra)")
     rev.add_argument("file", help="a game record (JSON)")
-    rev.add_argument("--seat", type=int, help="review from this seat's view only (default: each mover's own)")
+    rev.add_argument(
+        "--seat", help="review from this seat's view only (a number or a player's name; default: each mover's own)"
+    )
     rb = rev.add_mutually_exclusive_group()
     rb.add_argument("--seconds-per-ply", type=float, default=0.5, help="time budget a ply (default 0.5)")
     rb.add_argument("--playouts", type=int, help="playouts a move and ply (deterministic)")
@@ -81,13 +83,28 @@ def _position(args: argparse.Namespace, read: Reader) -> tuple[PlayerView, Recor
         if args.ply is not None:
             raise TtrError(f"{args.file}: a position has no moves, so --ply does not apply")
         state: GameState = loaded
+        args.seat = _seat_number(args.seat, state.player_names)
         return _seat_view(state, args.seat), None
     record: Record = loaded
+    args.seat = _seat_number(args.seat, record.players)
     if args.ply is not None and args.ply > len(record):
         raise TtrError(f"--ply {args.ply}: the record has only {len(record)} moves")
     if record.seat is not None:  # a seat record shows one seat only
         return record.replay_view(args.seat, upto=args.ply), record
     return _seat_view(record.replay(upto=args.ply), args.seat), record
+
+
+def _seat_number(text: str | None, names: Any) -> int | None:
+    """``--seat``: a seat number, or a player's name (any case)."""
+    if text is None:
+        return None
+    if text.strip().lstrip("-").isdigit() and len(text) < 10:
+        return int(text)
+    found = [p for p, name in enumerate(names) if str(name).casefold() == text.strip().casefold()]
+    if len(found) != 1:
+        listed = ", ".join(f"{p} {name}" for p, name in enumerate(names))
+        raise TtrError(f"--seat {text[:40]!r}: give a seat number or one player's name ({listed})")
+    return found[0]
 
 
 def _seat_view(state: GameState, seat: int | None) -> PlayerView:
@@ -178,6 +195,7 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
     kind, record = read(args.file)
     if kind != "record":
         raise TtrError(f"{args.file}: a position, not a game record: it has no moves to review")
+    args.seat = _seat_number(args.seat, record.players)
     if record.seat is not None:  # a seat record shows one seat only
         if args.seat is not None and args.seat != record.seat:
             raise TtrError(f"{args.file}: a seat record of seat {record.seat} shows no other seat's view")
