@@ -147,7 +147,12 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
 
     ``playouts`` determinized states (``weighted`` as in
     :func:`~ttr_lab.analysis.determinize.sample_states`) are played to the
-    end by the playout policy; same seed, same answer.
+    end by the playout policy; same seed, same answer.  ``weighted`` is off
+    by default, unlike :func:`~ttr_lab.analysis.advise`'s: a seat's own
+    ticket depends on the others' tickets only through what they block, and
+    :func:`quick_odds` was fitted to and checked against these uniform
+    guesses (``benchmarks/bench_odds.py``); ``advise`` weights them because
+    its win chances are about the others' scores too.
 
     >>> import ttr_lab
     >>> g = ttr_lab.new_game("usa", players=2, seed=1)
