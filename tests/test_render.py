@@ -479,7 +479,7 @@ def _hits_dot(box, center, radius):
     return dx * dx + dy * dy < radius * radius
 
 
-@pytest.mark.parametrize("width", [900, 620])
+@pytest.mark.parametrize("width", [900, 620, 1400])
 @pytest.mark.parametrize("map_id", MAPS)
 def test_labels_do_not_overlap_or_leave_the_plot(map_id, width):
     """The placement's own geometry: boxes from the font-width model, for the figure's actual frame."""

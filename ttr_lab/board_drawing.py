@@ -7,7 +7,8 @@ labels where the figure puts them, and the same legend.  :func:`scene_svg`
 draws an already resolved :class:`~ttr_lab.board_scene.Scene` (a snapshot:
 :mod:`ttr_lab.render` keeps one with each figure, for its static picture).
 Shared by :mod:`ttr_lab.svg` and :mod:`ttr_lab.render`, which the import
-layers keep apart.
+layers keep apart; the legend and the seats' marks are in
+:mod:`ttr_lab.board_svg_legend`.
 
 >>> import xml.etree.ElementTree as ET
 >>> from ttr_lab.data import load_map
@@ -25,14 +26,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .board_frame import LEGEND_PX, LEGEND_ROW_PX, SIDE_PX, Frame, board_frame, legend_rows
-from .board_geometry import THICK_PX, Space
-from .board_labels import DOT_R, FONT, text_width
+from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, text_scale, title_top
+from .board_geometry import Space
+from .board_labels import DOT_R, FONT
+from .board_letters import color_letters, letter_px
 from .board_scene import (
     HIGHLIGHT,
-    LAST_MOVE,
     ROUTE_COLORS,
-    STYLES,
     Scene,
     contrast,
     highlight_frames,
@@ -41,18 +41,15 @@ from .board_scene import (
     style_of,
     tunnel_edge,
 )
+from .board_svg_legend import EDGE as _EDGE
+from .board_svg_legend import legend as _legend
+from .board_svg_legend import mark as _mark
+from .board_svg_legend import num as _n
 
 __all__ = ["board_svg", "scene_svg", "SVG_MIME", "PLOTLY_MIME"]
 
-_EDGE = "#37474f"
-_HALO = "rgba(96,125,139,0.45)"
 SVG_MIME = "image/svg+xml"
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
-
-
-def _n(v: float) -> str:
-    """A coordinate, short."""
-    return f"{v:.1f}".rstrip("0").rstrip(".") if abs(v) < 1e6 else "0"
 
 
 def _rgba(color: str, alpha: float) -> str:
@@ -93,44 +90,6 @@ class _Pen:
             )
 
 
-def _mark(symbol: str, x: float, y: float, size: float, color: str) -> str:
-    """A seat's mark (the plotly marker of the same name), ``size`` pixels across."""
-    r = size / 2
-    if symbol == "circle":
-        return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{color}"/>'
-    if symbol in ("cross", "x"):
-        w = r * 0.55
-        arms = [
-            (-w, -r),
-            (w, -r),
-            (w, -w),
-            (r, -w),
-            (r, w),
-            (w, w),
-            (w, r),
-            (-w, r),
-            (-w, w),
-            (-r, w),
-            (-r, -w),
-            (-w, -w),
-        ]
-        if symbol == "x":
-            c = math.sqrt(0.5)
-            arms = [((a - b) * c, (a + b) * c) for a, b in arms]
-        pts = [(x + a, y + b) for a, b in arms]
-    elif symbol == "diamond":
-        pts = [(x, y - r * 1.15), (x + r, y), (x, y + r * 1.15), (x - r, y)]
-    elif symbol == "square":
-        r *= 0.88
-        pts = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
-    elif symbol == "triangle-up":
-        pts = [(x, y - r * 1.1), (x + r, y + r * 0.8), (x - r, y + r * 0.8)]
-    else:  # pentagon
-        pts = [(x + r * math.sin(2 * math.pi * k / 5), y - r * math.cos(2 * math.pi * k / 5)) for k in range(5)]
-    d = "M" + " L".join(f"{_n(a)},{_n(b)}" for a, b in pts) + "Z"
-    return f'<path d="{d}" fill="{color}"/>'
-
-
 def _space(pen: _Pen, sp: Space, fill: str, stroke: str, width: float, dash: str = "") -> str:
     if sp.shape == "oval":
         x, y = pen.p(sp.x, sp.y)
@@ -143,12 +102,19 @@ def _space(pen: _Pen, sp: Space, fill: str, stroke: str, width: float, dash: str
     return f'<path d="{pen.poly_d(sp.polygon())}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>'
 
 
-def _routes(pen: _Pen, scene: Scene) -> None:
+def _routes(pen: _Pen, scene: Scene, letters: bool = False) -> None:
     """Drawn in the figure's order: tracks, every space (a ``<g>`` per route, its description as a
-    tooltip), highlight frames (dashed, outside the spaces), last-move halos, path rings, then the
-    claimed pieces with their marks."""
+    tooltip; with ``letters`` the colour letters of a free route), highlight frames (dashed, outside
+    the spaces), last-move halos, path rings, then the claimed pieces with their marks."""
     geo, s = scene.geo, pen.f.scale
     routes = scene.map.routes
+    codes: dict[int, list[str]] = {}
+    for code in color_letters(scene) if letters else ():
+        cx, cy = pen.p(code.space.x, code.space.y)
+        codes.setdefault(code.route, []).append(
+            f'<text x="{_n(cx)}" y="{_n(cy)}" dy="0.35em" text-anchor="middle" class="color-letter" font-size='
+            f'"{_n(letter_px(code.space.thick * s))}" font-weight="bold" fill="{code.ink}">{code.letter}</text>'
+        )
     pen.lines([p for r in routes if r.kind != "ship" for p in geo.lines[r.id]], "rgba(84,110,122,0.55)", 1.3)
     pen.lines([p for r in routes if r.kind == "ship" for p in geo.lines[r.id]], "rgba(100,181,246,0.6)", 2)
     for r in routes:
@@ -165,6 +131,7 @@ def _routes(pen: _Pen, scene: Scene) -> None:
                     f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" '
                     f'font-size="{_n(max(6.0, 0.95 * geo.thick * s))}" font-weight="bold" fill="#111111">L</text>'
                 )
+        pen.out += codes.get(r.id, ())
         pen.add("</g>")
     if scene.highlight:
         lw, on, off = highlight_pen(geo.thick * s)
@@ -260,65 +227,6 @@ def _cities(pen: _Pen, scene: Scene) -> None:
         )
 
 
-def _sample(scene: Scene, name: str, x: float, y: float) -> str:
-    """The legend's little picture for entry ``name``, 30 x 12 px at (x, y)."""
-    box = f'x="{_n(x)}" y="{_n(y)}" width="30" height="11"'
-    style = next((k for k, v in STYLES.items() if v == name), None)
-    if style is not None:
-        fill = ROUTE_COLORS["blue" if style == "ship" else "gray"]
-        if style == "ship":
-            return f'<ellipse cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" rx="14" ry="5.5" fill="{fill}" stroke="{_EDGE}"/>'
-        dash = (
-            ' stroke-dasharray="1.6,1.6" stroke="#111111" stroke-width="1.6"'
-            if style == "tunnel"
-            else f' stroke="{_EDGE}"'
-        )
-        extra = ""
-        if style == "ferry":
-            extra = f'<text x="{_n(x + 15)}" y="{_n(y + 5.5)}" dy="0.35em" text-anchor="middle" font-size="9" font-weight="bold">L</text>'
-        if style == "paired":
-            return (
-                f'<rect x="{_n(x)}" y="{_n(y - 1)}" width="30" height="6" fill="{fill}" stroke="{_EDGE}"/>'
-                f'<rect x="{_n(x)}" y="{_n(y + 6)}" width="30" height="6" fill="{fill}" stroke="{_EDGE}"/>'
-            )
-        return f'<rect {box} fill="{fill}"{dash}/>{extra}'
-    for seat, seat_name in enumerate(scene.names):
-        if name == f"claimed by {seat_name}":
-            color = scene.seat_color[seat]
-            mark = _mark(scene.seat_mark[seat], x + 15, y + 5.5, 8, contrast(color))
-            return f'<rect {box} fill="{color}" stroke="#111111" stroke-width="1.8"/>{mark}'
-    if name == "highlight":  # the frame's dashed line, as plotly's legend shows a line trace
-        lw, on, off = highlight_pen(THICK_PX)
-        return (
-            f'<path d="M{_n(x)},{_n(y + 5.5)} H{_n(x + 30)}" stroke="{HIGHLIGHT}" stroke-width="{_n(lw)}" '
-            f'stroke-dasharray="{_n(on)},{_n(off)}"/>'
-        )
-    band = {LAST_MOVE: _HALO}
-    band.update({p[0]: p[2] for p in scene.paths})
-    if name in band:
-        return f'<rect x="{_n(x)}" y="{_n(y)}" width="30" height="11" rx="5" fill="{band[name]}"/>'
-    if name == "tickets":
-        return f'<circle cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" r="5" fill="none" stroke="#ff8f00" stroke-width="3"/>'
-    return f'<circle cx="{_n(x + 15)}" cy="{_n(y + 5.5)}" r="5.5" fill="#9e9e9e" stroke="#111111"/>'
-
-
-def _legend(scene: Scene, names: list[str], top: float, width: float) -> list[str]:
-    out = []
-    _, col = legend_rows(names, width)
-    x, y = 0.0, 0.0
-    for name in names:
-        w = col or (text_width(name, LEGEND_PX) + 46)
-        if x and x + w > width + 1e-6:
-            x, y = 0.0, y + LEGEND_ROW_PX
-        bx, by = SIDE_PX + 4 + x, top + 6 + y
-        out.append(_sample(scene, name, bx, by + 3))
-        out.append(
-            f'<text x="{_n(bx + 40)}" y="{_n(by + 8.5)}" dy="0.35em" font-size="{_n(LEGEND_PX)}" fill="#2a3f5f">{escape(name)}</text>'
-        )
-        x += w
-    return out
-
-
 def board_svg(
     obj: Any,
     *,
@@ -334,6 +242,7 @@ def board_svg(
     title: str | None = None,
     width: int | None = None,
     height: int | None = None,
+    show_color_letters: bool = False,
 ) -> str:
     """The board of a map, an edition or a game state (or a view) as an SVG document.
 
@@ -342,7 +251,15 @@ def board_svg(
     board at the same size; raises the same errors
     (:class:`~ttr_lab.errors.NotFoundError`,
     :class:`~ttr_lab.errors.WrongTypeError`).  Each route's spaces and each
-    city carry a ``<title>``, shown as a tooltip by browsers.
+    city carry a ``<title>``, shown as a tooltip by browsers.  The text grows
+    with ``width``; ``show_color_letters=True`` writes R, O, Y, G, B, P, W, K
+    (black) in the boxes of every free route, nothing on gray, for
+    colour-blind students (:mod:`ttr_lab.board_letters`):
+
+    >>> from ttr_lab.data import load_map
+    >>> svg = board_svg(load_map("europe"), show_color_letters=True, width=1400)
+    >>> svg.count('class="color-letter"') > 100, '>K</text>' in svg
+    (True, True)
     """
     scene = Scene(
         obj,
@@ -356,19 +273,27 @@ def board_svg(
         harbors=harbors,
         last_moves=last_moves,
     )
-    return scene_svg(scene, title=title, width=width, height=height)
+    return scene_svg(scene, title=title, width=width, height=height, show_color_letters=show_color_letters)
 
 
-def scene_svg(scene: Scene, *, title: str | None = None, width: int | None = None, height: int | None = None) -> str:
+def scene_svg(
+    scene: Scene,
+    *,
+    title: str | None = None,
+    width: int | None = None,
+    height: int | None = None,
+    show_color_letters: bool = False,
+) -> str:
     """The SVG document of a resolved :class:`~ttr_lab.board_scene.Scene` (what :func:`board_svg` draws)."""
-    width = int(width or 900)
+    width = int(width or DEFAULT_WIDTH)
     text = scene.map.name if title is None else title
-    top = 40.0 if text else 8.0
+    top = title_top(width, bool(text))
+    k = text_scale(width)
     names = scene.legend_names()
     frame, _bottom, total = board_frame(scene.map, width, height, top, names)
     total = float(height) if height else math.ceil(total)
     pen = _Pen(frame)
-    _routes(pen, scene)
+    _routes(pen, scene, show_color_letters)
     _cities(pen, scene)
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{_n(total)}" '
@@ -379,7 +304,8 @@ def scene_svg(scene: Scene, *, title: str | None = None, width: int | None = Non
     ]
     if text:
         head.append(
-            f'<text x="{_n(SIDE_PX + 0.01 * width)}" y="25" font-size="16" fill="#2a3f5f">{escape(text)}</text>'
+            f'<text x="{_n(SIDE_PX + 0.01 * width)}" y="{_n(25 * k)}" font-size="{_n(TITLE_PX * k)}" '
+            f'fill="#2a3f5f">{escape(text)}</text>'
         )
     plot = [
         f'<svg x="{_n(SIDE_PX)}" y="{_n(top)}" width="{_n(frame.width)}" height="{_n(frame.height)}" overflow="hidden">',
@@ -387,5 +313,5 @@ def scene_svg(scene: Scene, *, title: str | None = None, width: int | None = Non
         *pen.out,
         "</svg>",
     ]
-    legend = _legend(scene, names, top + frame.height, width - 2 * SIDE_PX)
+    legend = _legend(scene, names, top + frame.height, width - 2 * SIDE_PX, k)
     return "\n".join(head + plot + legend + ["</svg>"]) + "\n"

@@ -8,6 +8,17 @@ than planned still holds them.  :func:`board_frame` adds the title and the
 legend around the plot (the legend's height is worked out from its entries,
 as plotly lays out a horizontal legend).
 
+Text grows with the picture: :func:`text_scale` is the picture's width over
+:data:`DEFAULT_WIDTH` (900 px), kept within 1 and 2, and every font of the
+board (city, waypoint and edge labels, the legend, the title) is its default
+size times that factor, so a board sized for a projector gets larger labels
+(labels are placed at the size they are drawn, so they still do not overlap).
+Below 900 px the fonts stay at their default sizes, the smallest that read
+well.
+
+>>> text_scale(600), text_scale(900), round(text_scale(1400), 3), text_scale(3000)
+(1.0, 1.0, 1.556, 2.0)
+
 >>> from ttr_lab.data import load_map
 >>> f = frame(load_map("usa"), 880)
 >>> all(f.inside(lab.box()) for lab in f.labels)
@@ -23,12 +34,28 @@ from .board_geometry import Geometry, Point, geometry
 from .board_labels import BADGE_R, CITY_PX, Label, place_labels, text_width
 from .data import Map
 
-__all__ = ["SIDE_PX", "LEGEND_PX", "LEGEND_ROW_PX", "Frame", "frame", "board_frame", "legend_rows", "legend_height"]
+__all__ = [
+    "SIDE_PX",
+    "LEGEND_PX",
+    "LEGEND_ROW_PX",
+    "TITLE_PX",
+    "DEFAULT_WIDTH",
+    "Frame",
+    "frame",
+    "board_frame",
+    "text_scale",
+    "title_top",
+    "legend_rows",
+    "legend_height",
+]
 
 Box = tuple[float, float, float, float]
 SIDE_PX = 10.0  # left and right margins of a board picture
 LEGEND_PX = 11.0  # legend font size
 LEGEND_ROW_PX = 20.0
+TITLE_PX = 16  # title font size
+DEFAULT_WIDTH = 900  # a board picture's width when none is given
+_TEXT_BOUNDS = (1.0, 2.0)  # text_scale's range
 _MAX_ASPECT = 0.64  # a board taller than this (height / width) is fitted by its height
 
 
@@ -57,28 +84,40 @@ class Frame:
 
 _MARGIN_PX = 6.0  # between the outermost drawing and the plot's edge
 _SAFETY = 0.97  # labels are placed a little larger than they will be drawn
-_FRAMES: dict[tuple[int, float, float | None], tuple[Map, Frame]] = {}
+_FRAMES: dict[tuple[int, float, float | None, float], tuple[Map, Frame]] = {}
 
 
-def frame(m: Map, width: float, height: float | None = None) -> Frame:
+def text_scale(width: float) -> float:
+    """The factor on every font of a board ``width`` pixels wide: ``width / 900`` within 1 and 2."""
+    lo, hi = _TEXT_BOUNDS
+    return min(max(float(width) / DEFAULT_WIDTH, lo), hi)
+
+
+def title_top(width: float, has_title: bool = True) -> float:
+    """The top margin of a board picture: room for the title at its scaled size (8 px without one)."""
+    return round(40.0 * text_scale(width), 1) if has_title else 8.0
+
+
+def frame(m: Map, width: float, height: float | None = None, text: float = 1.0) -> Frame:
     """Labels placed and ranges set for a plot ``width`` (by ``height``, or as tall as the map needs) pixels.
 
     The ranges hold every city, space and label with a small margin; when
-    both sizes are given the map is centred in the plot.  Cached per map and
-    size.
+    both sizes are given the map is centred in the plot.  ``text`` is the
+    factor on the label fonts (:func:`text_scale` of the picture's width).
+    Cached per map, size and factor.
     """
-    key = (id(m), float(width), None if height is None else float(height))
+    key = (id(m), float(width), None if height is None else float(height), float(text))
     cached = _FRAMES.get(key)
     if cached is not None and cached[0] is m:
         return cached[1]
     geo = geometry(m)
     x0, x1, y0, y1 = geo.bounds
     start = _fit(width, height, x1 - x0, y1 - y0, 2 * _MARGIN_PX)
-    bases = (CITY_PX, CITY_PX - 2, CITY_PX - 3)
+    bases = tuple(round((CITY_PX - d) * text, 1) for d in (0, 2, 3))
     for base in bases:  # a smaller font all over only if some label found no room
         scale = start
         for _ in range(6):
-            labels, badges, failed = place_labels(m, geo, scale * _SAFETY, base, give_up=base != bases[-1])
+            labels, badges, failed = place_labels(m, geo, scale * _SAFETY, base, give_up=base != bases[-1], text=text)
             ext = _extent(geo, labels, badges, _MARGIN_PX / (scale * _SAFETY))
             fitted = _fit(width, height, ext[1] - ext[0], ext[3] - ext[2], 0.0)
             if fitted >= scale * _SAFETY * 0.999:
@@ -126,17 +165,22 @@ def _center(ext: Box, width: float, height: float, s: float) -> tuple[tuple[floa
 # --------------------------------------------------------------------------- the whole picture
 
 
-def legend_item_px(name: str) -> float:
+def legend_px(text: float = 1.0) -> tuple[float, float]:
+    """The legend's font size and row height at text factor ``text`` (:func:`text_scale`)."""
+    return round(LEGEND_PX * text, 1), round(LEGEND_ROW_PX * text, 1)
+
+
+def legend_item_px(name: str, text: float = 1.0) -> float:
     """Width of one horizontal legend entry: its sample, then its text."""
-    return text_width(name, LEGEND_PX) + 46.0
+    return text_width(name, legend_px(text)[0]) + 46.0
 
 
-def legend_rows(names: list[str], width: float) -> tuple[int, float]:
+def legend_rows(names: list[str], width: float, text: float = 1.0) -> tuple[int, float]:
     """Rows and column width of a horizontal legend wrapped at ``width`` pixels (as plotly lays it out).
 
     One row if every entry fits; else a grid whose columns are as wide as the widest entry.
     """
-    widths = [legend_item_px(n) for n in names]
+    widths = [legend_item_px(n, text) for n in names]
     if sum(widths) <= width:
         return 1, 0.0
     col = max(widths)
@@ -144,11 +188,11 @@ def legend_rows(names: list[str], width: float) -> tuple[int, float]:
     return -(-len(names) // cols), col
 
 
-def legend_height(names: list[str], width: float) -> float:
+def legend_height(names: list[str], width: float, text: float = 1.0) -> float:
     """Height of a horizontal legend of ``names`` wrapped at ``width`` pixels (0 if empty)."""
     if not names:
         return 0.0
-    return legend_rows(names, width)[0] * LEGEND_ROW_PX + 8.0
+    return legend_rows(names, width, text)[0] * legend_px(text)[1] + 8.0
 
 
 def board_frame(
@@ -158,14 +202,15 @@ def board_frame(
 
     Returns ``(frame, bottom margin, total height)``; without a height the
     picture is as tall as the map needs (at most 0.64 of its width, plus the
-    title and the legend).
+    title and the legend).  Fonts are scaled by :func:`text_scale` of ``width``.
     """
-    bottom = legend_height(legend, width - 2 * SIDE_PX) + 4.0
+    k = text_scale(width)
+    bottom = legend_height(legend, width - 2 * SIDE_PX, k) + 4.0
     plot_w = width - 2 * SIDE_PX
     if height is None:
-        f = frame(m, plot_w)
+        f = frame(m, plot_w, text=k)
         if f.height > _MAX_ASPECT * width:
-            f = frame(m, plot_w, float(round(_MAX_ASPECT * width)))
+            f = frame(m, plot_w, float(round(_MAX_ASPECT * width)), text=k)
     else:
-        f = frame(m, plot_w, max(float(height) - top - bottom, 60.0))
+        f = frame(m, plot_w, max(float(height) - top - bottom, 60.0), text=k)
     return f, bottom, top + f.height + bottom

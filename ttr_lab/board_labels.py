@@ -368,16 +368,17 @@ def _crowding(m: Map, geo: Geometry) -> list[str]:
 
 
 def place_labels(
-    m: Map, geo: Geometry, scale: float, base: float = CITY_PX, give_up: bool = False
+    m: Map, geo: Geometry, scale: float, base: float = CITY_PX, give_up: bool = False, text: float = 1.0
 ) -> tuple[list[Label], dict[str, Point], int]:
     """Every label of ``m`` placed at ``scale`` px per unit, a harbor badge spot per harbor city,
     and how many labels found no free spot (with ``give_up``, stop at the first such label).
 
-    City labels are ``base`` px (waypoints and edge labels smaller); a city
-    that finds no free spot tries a font a pixel smaller.
+    City labels are ``base`` px (waypoints and edge labels smaller, their
+    sizes times ``text``, the board's font factor); a city that finds no
+    free spot tries a font a pixel smaller.
     """
     waypoints = {c.name for c in m.cities if c.waypoint}
-    placer = _Placer(m, geo, scale, min(EDGE_PX, base - 1))
+    placer = _Placer(m, geo, scale, min(round(EDGE_PX * text, 1), base - 1))
     badges = placer.badges()
     labels = [
         _label(placer, f"edge:{i}", text, "edge", placer.edge_px, box, None)
@@ -386,7 +387,7 @@ def place_labels(
     failed = 0
     for name in _crowding(m, geo):
         kind = "waypoint" if name in waypoints else "city"
-        first = min(WAYPOINT_PX, base - 2) if kind == "waypoint" else base
+        first = min(round(WAYPOINT_PX * text, 1), base - 2) if kind == "waypoint" else base
         for font in (first, first - 1):
             box, leader, placed = placer.place(name, name, font, commit=False)
             if placed:

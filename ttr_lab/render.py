@@ -40,6 +40,7 @@ shown in brackets where it differs from the name)::
     last move of <name>     [last:<i>] halo under the seat's last move (one per seat; if last_moves)
     <path name>             [path:<i>] translucent band per path      (if paths)
     ferry marks             "L" on free locomotive spaces             (map has ferries)
+    color letters           R, G, B... in each free route's boxes    (if show_color_letters)
     claimed by <name>       [seat:<i>] the seat's pieces, edged in black, and marks (one per seat, even when empty)
     lengths                 the length on each route's middle space   (if show_lengths)
     ticket lines, tickets   dotted lines and rings for ticket cities  (if tickets)
@@ -122,6 +123,7 @@ def board_figure(
     width: int | None = None,
     height: int | None = None,
     show_lengths: bool = False,
+    show_color_letters: bool = False,
 ) -> BoardFigure:
     """Draw a map, an edition or a game state as a plotly figure.
 
@@ -139,7 +141,7 @@ def board_figure(
         Seat colours (default :data:`PLAYER_COLORS`) and names
         (default ``"Player 1"``...).  Every seat gets a legend entry.
     highlight : route ids (or Route objects)
-        Drawn with a yellow glow.
+        Drawn with a dashed violet frame around their spaces (:data:`ttr_lab.board_scene.HIGHLIGHT`).
     paths : sequences of route ids, or objects with ``.routes``
         Each drawn as a translucent band in its own colour; an object's
         ``.name`` (a str) becomes its legend entry.
@@ -155,9 +157,18 @@ def board_figure(
     title, width, height : optional
         Default: the map's name, 900 pixels wide, as tall as the map needs
         (at most 0.64 of the width) plus the title and the legend.
-        ``title=""`` draws no title.
+        ``title=""`` draws no title.  The text grows with the width: every
+        font (labels, legend, title) is its default size times ``width /
+        900`` kept within 1 and 2 (:func:`ttr_lab.board_frame.text_scale`),
+        so 11 px city labels are 17.1 px at 1400 wide.
     show_lengths : bool
         Also write each route's length on its middle space.
+    show_color_letters : bool
+        Also write a colour code in every box of every unclaimed route, for
+        colour-blind students: ``R`` red, ``O`` orange, ``Y`` yellow, ``G``
+        green, ``B`` blue, ``P`` pink, ``W`` white, ``K`` black, nothing on
+        gray (:data:`ttr_lab.board_letters.COLOR_LETTERS`); in dark or
+        white ink, whichever reads better on the box.  Off by default.
 
     Returns
     -------
@@ -177,6 +188,14 @@ def board_figure(
     >>> fig = board_figure(load_map("usa"), highlight=[1], tickets=[("Boston", "Miami")])
     >>> [t.name for t in fig.data if t.name in ("highlight", "tickets", "routes", "cities")]
     ['highlight', 'tickets', 'routes', 'cities']
+
+    Colour letters in the boxes, and a board for a projector (its text grows with the width):
+
+    >>> fig = board_figure(load_map("usa"), show_color_letters=True, width=1400)
+    >>> sorted(set(fig.data[[t.name for t in fig.data].index("color letters")].text))
+    ['B', 'G', 'K', 'O', 'P', 'R', 'W', 'Y']
+    >>> fig.layout.legend.font.size > 11
+    True
     """
     scene = Scene(
         obj,
@@ -190,10 +209,18 @@ def board_figure(
         harbors=harbors,
         last_moves=last_moves,
     )
-    traces, layout = build(scene, title=title, width=width, height=height, show_lengths=show_lengths)
+    traces, layout = build(
+        scene,
+        title=title,
+        width=width,
+        height=height,
+        show_lengths=show_lengths,
+        show_color_letters=show_color_letters,
+    )
     fig = BoardFigure(data=traces, layout=layout)
     if _is_position(obj):
-        fig._ttr_static = (scene, dict(title=title, width=width, height=height), fig._ttr_print())
+        static = dict(title=title, width=width, height=height, show_color_letters=show_color_letters)
+        fig._ttr_static = (scene, static, fig._ttr_print())
     return fig
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .board_frame import LEGEND_PX, SIDE_PX, Frame, board_frame
+from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, legend_px, text_scale, title_top
 from .board_labels import DOT_R, FONT
 from .board_scene import LAST_MOVE, ROUTE_COLORS, STYLES, Scene, route_facts
 from .data import Map
@@ -249,14 +249,15 @@ def build(
     width: int | None = None,
     height: int | None = None,
     show_lengths: bool = False,
+    show_color_letters: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The traces and the layout of a board, as plain dicts."""
     has_title = title is None or bool(title)
-    width = int(width or 900)
-    top = 40.0 if has_title else 8.0
+    width = int(width or DEFAULT_WIDTH)
+    top = title_top(width, has_title)
     frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_names())
     px = frame.scale
-    traces = under_traces(scene, px) + space_traces(scene, px)
+    traces = under_traces(scene, px) + space_traces(scene, px, show_color_letters, show_lengths)
     if show_lengths:
         traces.append(_lengths_trace(scene, px))
     traces += city_overlays(scene, frame)
@@ -270,12 +271,20 @@ def _layout(
 ) -> dict[str, Any]:
     m = scene.map
     axis = dict(visible=False, showgrid=False, zeroline=False, fixedrange=False)
+    k = text_scale(width)
+    hover: dict[str, Any] = dict(align="left")
+    if k != 1:  # plotly's 13 px hover text, scaled (left unset at the default size)
+        hover["font"] = dict(size=round(13 * k, 1))
     return dict(
         # no plotly template: its 7 kB would be sent with every board; the few looks it gave are set here
         template="none",
-        title=dict(text=m.name if title is None else title, x=0.01, font=dict(size=16)),
+        title=dict(
+            text=m.name if title is None else title,
+            x=0.01,
+            font=dict(size=TITLE_PX if k == 1 else round(TITLE_PX * k, 1)),
+        ),
         font=dict(family=FONT, color="#2a3f5f"),
-        hoverlabel=dict(align="left"),
+        hoverlabel=hover,
         width=width,
         height=height,
         autosize=False,
@@ -295,7 +304,7 @@ def _layout(
             y=0,
             yanchor="top",
             traceorder="normal",
-            font=dict(size=LEGEND_PX),
+            font=dict(size=legend_px(k)[0]),
             bgcolor="rgba(255,255,255,0)",
             itemsizing="constant",
         ),
@@ -320,6 +329,7 @@ def build_from(
     width: int | None = None,
     height: int | None = None,
     show_lengths: bool = False,
+    show_color_letters: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The traces and layout of ``board_figure(obj, ...)``, as plain dicts."""
     scene = Scene(
@@ -334,4 +344,11 @@ def build_from(
         harbors=harbors,
         last_moves=last_moves,
     )
-    return build(scene, title=title, width=width, height=height, show_lengths=show_lengths)
+    return build(
+        scene,
+        title=title,
+        width=width,
+        height=height,
+        show_lengths=show_lengths,
+        show_color_letters=show_color_letters,
+    )

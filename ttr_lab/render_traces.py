@@ -13,6 +13,7 @@ from typing import Any
 from .board_frame import Frame
 from .board_geometry import Space
 from .board_labels import DOT_R, FONT
+from .board_letters import DARK_INK, color_letters, letter_px
 from .board_scene import (
     HIGHLIGHT,
     ROUTE_COLORS,
@@ -38,12 +39,14 @@ __all__ = [
     "harbor_trace",
     "ROUTES",
     "CITIES",
+    "LETTERS",
     "EDGE",
     "HALO",
 ]
 
 ROUTES = "routes"  # meta keys of the two clickable traces
 CITIES = "cities"
+LETTERS = "color letters"  # meta key of the colour letters' trace
 
 EDGE = "#37474f"  # a space's thin dark edge
 HALO = "rgba(96,125,139,0.45)"  # the legend's sample of a last-move halo
@@ -157,8 +160,9 @@ def static_shapes(scene: Scene) -> list[dict[str, Any]]:
     return shapes
 
 
-def space_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
-    """Free locomotive marks, then per seat its claimed pieces (edged in black) and their marks."""
+def space_traces(scene: Scene, px: float, letters: bool = False, lengths: bool = False) -> list[dict[str, Any]]:
+    """Free locomotive marks, the colour letters (if ``letters``; not on the middle boxes, where
+    ``lengths`` writes the length), then per seat its claimed pieces (edged in black) and their marks."""
     m, geo, owners = scene.map, scene.geo, scene.owners
     traces = []
     locos = [sp for r in m.routes if r.kind == "ferry" for sp in geo.spaces[r.id] if sp.loco]
@@ -178,6 +182,8 @@ def space_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
                 hoverinfo="skip",
             )
         )
+    if letters:
+        traces.append(_letters_trace(scene, px, lengths))
     mark = round(max(4.0, 0.85 * geo.thick * px), 1)
     for seat, name in enumerate(scene.names):
         ids = [rid for rid, s in owners.items() if s == seat]
@@ -207,6 +213,35 @@ def space_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
             )
         )
     return traces
+
+
+def _letters_trace(scene: Scene, px: float, lengths: bool) -> dict[str, Any]:
+    """The colour letters of the free routes (:mod:`ttr_lab.board_letters`), one text point a box."""
+    d = scene.geo.digits
+    found = color_letters(scene)
+    if lengths:  # the middle box (two of an even route) shows the length
+        n = {r.id: r.length for r in scene.map.routes}
+        found = [x for x in found if x.space.index not in ((n[x.route] - 1) // 2, n[x.route] // 2)]
+    sizes = [letter_px(x.space.thick * px) for x in found] or [6.0]
+    inks = [x.ink for x in found] or [DARK_INK]
+    return scatter(
+        x=[round(x.space.x, d) for x in found] or [None],
+        y=[round(x.space.y, d) for x in found] or [None],
+        mode="text",
+        text=[x.letter for x in found] or [""],
+        customdata=[x.route for x in found] or [None],
+        textposition="middle center",
+        textfont=dict(
+            size=sizes[0] if len(set(sizes)) == 1 else sizes,
+            color=inks[0] if len(set(inks)) == 1 else inks,
+            family=FONT,
+            weight="bold",
+        ),
+        name=LETTERS,
+        meta=LETTERS,
+        showlegend=False,
+        hoverinfo="skip",
+    )
 
 
 # --------------------------------------------------------------------------- overlays
