@@ -803,3 +803,23 @@ def test_the_score_table_turns_when_its_columns_would_overflow_the_side_panel(ed
         table = find(widget, "ttr-scores").value
         assert ('class="ttr-scores-turned"' in table) is turned, (edition, names, table)
         assert table.count("▶") == 1
+
+
+def test_the_play_widget_can_write_route_colours_as_letters():
+    from ttr_lab.render_traces import LETTERS
+
+    def letters(w):
+        return [t for t in w.fig.data if (t.meta or "") == LETTERS or t.name == LETTERS]
+
+    plain = ttr_lab.play("usa", players=["You", "bot"], seed=3)
+    lettered = ttr_lab.play("usa", players=["You", "bot"], seed=3, color_letters=True, width=900)
+    assert not letters(plain)
+    shown = letters(lettered)
+    assert shown and {"R", "G", "B", "K"} <= set(shown[0].text)
+    g = lettered.game
+    while g.current_player != 0 or g.phase.name != "TURN":  # past the setup, to a turn of "You"
+        lettered.play_move(g.legal_moves[0])
+    claim = next(m for m in g.legal_moves if isinstance(m, ClaimRoute))
+    before = len(letters(lettered)[0].text)
+    lettered.play_move(claim)  # the redraw keeps the letters, less the claimed route's
+    assert letters(lettered) and len(letters(lettered)[0].text) < before

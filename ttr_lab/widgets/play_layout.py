@@ -147,6 +147,7 @@ class PlayParts:
     redo: Callable[[], bool]
     refresh: Callable[..., None]
     _board_options: Callable[[], dict[str, Any]]
+    _letters: bool
     show_tab: Callable[[str], None]
     _redo: list[Any]
     _on_route_click: Callable[..., None]
@@ -186,7 +187,7 @@ class PlayLayout(PlayParts):
     def _build_board(self) -> None:
         g = self.game
         self._height = None
-        self.fig = FigureWidget(board_figure(g, width=self._width, title=""))
+        self.fig = FigureWidget(board_figure(g, width=self._width, title="", show_color_letters=self._letters))
         self.fig.add_class("ttr-figure")
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)

@@ -113,6 +113,8 @@ class PlayPanels(PlayParts):
         if self._advisor is not None:
             lit.update(self._advisor.lit)  # the routes of the moves a Hint named
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width, "title": ""}
+        if self._letters:
+            opts["show_color_letters"] = True
         if getattr(self, "_height", None) is not None:
             opts["height"] = self._height
         if now.seat is not None and now.private and now.with_verb("keep") and g.pending_tickets:  # the offer

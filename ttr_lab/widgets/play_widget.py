@@ -69,7 +69,18 @@ __all__ = ["PlayWidget", "play", "BOT_NAMES", "ADVISOR_PLAYOUTS"]
 
 #: seat names always played by a bot (any name :func:`ttr_lab.widgets.play_bots.bot_name` knows is one)
 BOT_NAMES = ("bot", "random", "greedy", "easy", "medium", "hard")
-_KWARGS = ("players", "seed", "options", "bots", "level", "hide_hands", "show_paths", "width", "advisor")
+_KWARGS = (
+    "players",
+    "seed",
+    "options",
+    "bots",
+    "level",
+    "hide_hands",
+    "show_paths",
+    "width",
+    "advisor",
+    "color_letters",
+)
 #: verbs of the moves the widget's own controls play (cards, claims, tickets, stop)
 _OWN_VERBS = frozenset({"faceup", "blind", "claim", "tickets", "keep", "stop"})
 
@@ -111,6 +122,11 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
         Draw the shortest way to complete each of the viewer's tickets.
     width : int
         Board width in pixels (default 620, which fits a laptop screen).
+    color_letters : bool
+        Write each free route's colour as a letter in its boxes (R, G, B...;
+        :func:`~ttr_lab.render.board_figure`'s ``show_color_letters``), for
+        players who cannot tell some route colours apart; legible from a
+        board about 900 pixels wide.
     advisor : bool or int
         Add an "Advisor" tab (off by default): every player's win chance and
         a "Hint" button with the top moves and why, for the person to decide,
@@ -168,6 +184,7 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
         self._checks: list[Any] = []
         self._paths = TicketPaths()
         self._width = int(kwargs.get("width", BOARD_PX))
+        self._letters = bool(kwargs.get("color_letters"))
         self._advisor = self._make_advisor(kwargs.get("advisor", False))
         self.controls: dict[str, Control] = make_controls(self)
         self._replaced = frozenset(part for c in self.controls.values() for part in c.replaces)
