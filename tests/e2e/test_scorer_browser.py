@@ -4,9 +4,11 @@ Runs notebook 08, then enters its four-player USA end position
 (``data/table-game-usa.json``: 59 routes, 11 tickets) into the scorer widget
 the way a person does: a click on each player's name, a real mouse click on
 each of their routes on the board, each ticket's number typed in the search
-box and *Add ticket*.  After each click it waits for the breakdown to show
-the new route count (as a person glances at it), and at the end the
-breakdown must be exactly ``ttr_lab.score``'s.  The time from the first
+box and *Add ticket*.  Before each click it reads the hover label (the
+route's name); after it, it waits for the breakdown to show the new route
+count and for the board to show that route claimed and stop changing (as a
+person glances at both), and at the end the breakdown must be exactly
+``ttr_lab.score``'s.  The time from the first
 click to the last breakdown is written to
 ``test-artifacts/scorer-timing.txt`` (issue 10: under 3 minutes for a
 person; the test's pauses are a person's: a hover before each click).
@@ -73,7 +75,47 @@ def clearest_points(fig) -> dict[int, int]:
     return {rid: i for rid, (_, i) in best.items()}
 
 
-def click_route(page, widget, i: int) -> None:
+#: the first line of plotly's hover label on the scorer's board (the route's name), or null
+_HOVER_JS = """(el) => {
+  const t = el.querySelector('.js-plotly-plot .hoverlayer .hovertext text.nums tspan.line');
+  return t ? t.textContent : null;
+}"""
+
+
+#: the board's traces as the browser has them now (names, and each trace's point count)
+_TRACES_JS = """(el) => {
+  const gd = el.querySelector('.js-plotly-plot');
+  return gd && gd.data ? gd.data.map(t => t.name + ':' + (t.x ? t.x.length : 0) + ':' + (t.text ? String(t.text).length : 0)).join('|') : null;
+}"""
+
+#: whether the browser's routes trace shows point ``i`` claimed by ``name``
+_CLAIMED_JS = """(el, [i, name]) => {
+  const gd = el.querySelector('.js-plotly-plot');
+  const tr = gd && gd.data ? gd.data.find(t => t.name === 'routes') : null;
+  return !!(tr && tr.text && String(tr.text[i]).endsWith('claimed by ' + name));
+}"""
+
+
+def settle(page, widget) -> None:
+    """Wait until the board in the browser has stopped changing (as a person glances at it
+    before the next click).  A redraw adds or removes overlay traces before the routes trace
+    (a ticket's path, the selected player's tickets), and a FigureWidget click names its trace
+    by index: a click while the browser still shows the previous board would reach another
+    trace in the kernel (a dropped click, or another route)."""
+    last, same = None, 0
+    for _ in range(60):
+        now = widget.evaluate(_TRACES_JS)
+        same = same + 1 if now == last and now is not None else 0
+        if same >= 3:
+            return
+        last = now
+        page.wait_for_timeout(100)
+
+
+def click_route(page, widget, i: int, name: str) -> None:
+    """Click point ``i`` of the routes trace, as a person does: hover, read
+    the label (``name``, the route's), then click; aim again when the page
+    reflowed during the hover or the label names another route."""
     page.mouse.move(5, 5)  # away: the last hover label must not cover the next route
     for _ in range(50):  # the board may still be drawing (or be redrawn)
         at = widget.evaluate(_POINT_JS, i)
@@ -85,15 +127,29 @@ def click_route(page, widget, i: int) -> None:
         page.screenshot(path=str(TIMING.parent / "scorer-no-point.png"))
         plots = widget.evaluate("el => el.querySelectorAll('.js-plotly-plot').length")
         raise AssertionError(f"no routes point {i} on the page ({plots} plots in the widget)")
-    for _ in range(3):  # the page may reflow while we hover (a late update above the board): aim again
+    labels = []
+    for _ in range(6):  # the page may reflow while we hover (a late update above the board): aim again
         x, y = at
         page.mouse.move(x - 12, y - 12)
         page.mouse.move(x, y, steps=4)
         page.wait_for_timeout(200)  # plotly fires a click only after a hover
+        label = widget.evaluate(_HOVER_JS)
+        for _ in range(10):  # a starved browser draws the label late
+            if label == name:
+                break
+            page.wait_for_timeout(100)
+            label = widget.evaluate(_HOVER_JS)
+        labels.append(label)
         now = widget.evaluate(_POINT_JS, i)
-        if now is not None and abs(now[0] - x) < 1 and abs(now[1] - y) < 1:
+        if label == name and now is not None and abs(now[0] - x) < 1 and abs(now[1] - y) < 1:
             break
         at = now or at
+        page.mouse.move(5, 5)  # away, so that the next hover draws a new label
+    else:
+        if any(label is not None for label in labels):  # no label at all: let the caller's retry judge the click
+            TIMING.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(TIMING.parent / "scorer-wrong-hover.png"))
+            raise AssertionError(f"hovering route point {i} ({name}) showed {labels}")
     page.mouse.click(x, y)
 
 
@@ -103,6 +159,7 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     want = ttr_lab.score(**sheet)
     fig = board_figure(sheet["edition"].map, player_names=names, width=620, title="")
     point = clearest_points(fig)
+    label = fig.data[route_trace_index(fig)].hovertext  # each point's route name, as its hover label shows it
 
     page = lab_notebook(NOTEBOOK, viewport=VIEWPORT)
     last = page.locator(".jp-OutputArea-output", has_text="illegal move keep 1 2")
@@ -121,9 +178,10 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     for p, name in enumerate(names):
         widget.locator(".ttr-scorer-player button", has_text=name).click()
         expect(widget.locator(".ttr-scorer-player button.mod-active")).to_have_text(name)
+        settle(page, widget)  # the board redrawn for the selected player
         routes = sheet["routes"].get(p, [])
         for k, rid in enumerate(routes, 1):
-            click_route(page, widget, point[rid])
+            click_route(page, widget, point[rid], label[point[rid]])
             clicks += 1
             counted = re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k}\)")
             before = re.compile(rf"{re.escape(name)}: -?\d+ points\s+routes \({k - 1}\)")
@@ -136,8 +194,15 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
                 except AssertionError:
                     expect(breakdown).to_contain_text(before)  # nothing happened, so a second click is safe
                     again += 1
-                    click_route(page, widget, point[rid])
+                    click_route(page, widget, point[rid], label[point[rid]])
             expect(breakdown).to_contain_text(counted, timeout=15_000)
+            # the board shows the route claimed (the browser has applied the redraw), then stops changing
+            page.wait_for_function(
+                "([el, i, name]) => (" + _CLAIMED_JS + ")(el, [i, name])",
+                arg=[widget.element_handle(), point[rid], name],
+                timeout=15_000,
+            )
+            settle(page, widget)
         for t in sheet["tickets"].get(p, []):
             search.fill(str(t))
             page.wait_for_timeout(
