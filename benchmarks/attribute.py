@@ -31,6 +31,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare import count_instructions  # noqa: E402
 
 #: plays ``games`` scored random 4-player games as bench_engine.py does; writes their moves
 RECORD = r"""
@@ -93,17 +96,15 @@ for seed, (picks, moves) in enumerate(played):
     elif part == "push":
         for m in moves:
             g.push(m)
+    elif part != "parse":  # parse: only read and parse the games (the baseline)
+        raise SystemExit(f"unknown part {part!r}")
 """
 
 
 def instructions(root: str, edition: str, part: str, games: int, path: str) -> int:
     """Instructions of one replay process under cachegrind."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    cmd += [sys.executable, "-c", REPLAY, root, edition, part, str(games), path]
-    err = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stderr
-    line = next(ln for ln in err.splitlines() if "I   refs" in ln or "I refs" in ln)
-    return int(line.split(":")[1].replace(",", "").strip())
+    argv = [sys.executable, "-c", REPLAY, root, edition, part, str(games), path]
+    return count_instructions(argv, env=dict(os.environ, PYTHONHASHSEED="0"))
 
 
 def per_game(root: str, edition: str, part: str, skip: int, games: int, path: str) -> float:

@@ -112,27 +112,17 @@ def run(root: str, games: int, editions: str) -> dict[str, float]:
     return {line.split()[0]: float(line.split()[1]) for line in out.splitlines()}
 
 
+def count_instructions(argv: list[str], env: dict[str, str] | None = None) -> int:
+    """Machine instructions of one process (``argv``) under cachegrind (its ``I refs``)."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *argv]
+    err = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stderr
+    line = next(ln for ln in err.splitlines() if "I   refs" in ln or "I refs" in ln)
+    return int(line.split(":")[1].replace(",", "").strip())
+
+
 def instructions(root: str, games: int, edition: str) -> int:
     """Machine instructions of ``games`` scored random games plus start-up, under cachegrind."""
-    out = subprocess.run(
-        [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            "--cachegrind-out-file=/dev/null",
-            sys.executable,
-            "-c",
-            MEASURE,
-            root,
-            str(games),
-            edition,
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stderr
-    line = next(ln for ln in out.splitlines() if "I   refs" in ln or "I refs" in ln)
-    return int(line.split(":")[1].replace(",", "").strip())
+    return count_instructions([sys.executable, "-c", MEASURE, root, str(games), edition])
 
 
 def main() -> None:

@@ -28,6 +28,7 @@ def test_the_recorded_random_games_replay_move_for_move(tmp_path, edition):
     for part in ("check", "full", "push", "listing", "outcome", "claim_groups"):
         done = run(attribute.REPLAY, edition, part, "2", str(path))
         assert done.returncode == 0, (part, done.stderr[-500:])
+    assert run(attribute.REPLAY, edition, "no_such_part", "2", str(path)).returncode != 0  # no silent no-op
     # the check can fail: another pick at the first turn is another move
     played[0]["picks"][0] = 0 if played[0]["picks"][0] else 1
     path.write_text(json.dumps(played))
