@@ -48,11 +48,15 @@ class Tickets(Claiming):
     # --------------------------------------------------------------- setup (B1)
     def take_tickets(self, s: GameState, k: int) -> tuple[int, ...]:
         """The top ``k`` tickets of the ticket deck, top first (the one place
-        tickets leave it; with a chance slot set they may be recorded or forced)."""
+        tickets leave it; with a chance slot set they may be recorded or forced).
+
+        A deck shorter than ``k`` deals what remains (rule A5): never a
+        ticket that stays in the deck as well."""
+        deck = s._tdeck
+        k = max(0, min(k, len(deck)))
         ch = s._chance
         if ch is not None:
             return ch.take_tickets(self, s, k)
-        deck = s._tdeck
         s._tdeck = deck[: len(deck) - k]
         return deck[-1 : -k - 1 : -1]
 
