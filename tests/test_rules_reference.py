@@ -30,7 +30,7 @@ EDITION_NAMES = ("usa", "1910", "mega", "big_cities", "europe", "rails_and_sails
 EXPECTED_IDS = (
     *(f"A{i}" for i in range(1, 8)),
     *(f"B{i}" for i in range(1, 6)),
-    *(f"C{i}" for i in range(1, 16)),
+    *(f"C{i}" for i in range(1, 17)),
     "notation",
 )
 
@@ -248,7 +248,8 @@ def test_each_section_is_one_section(rule_id: str) -> None:
         ("B3", "Europe", "### B4."),
         ("B5", "Rails & Sails: Great Lakes", "### C1."),
         ("C1", "Repeated wild resets", "### C2."),
-        ("C15", "A short pile during a Rails & Sails reset", "### notation."),
+        ("C15", "A short pile during a Rails & Sails reset", "### C16."),
+        ("C16", "The order of returned tickets", "### notation."),
         ("notation", "Move notation", "## N."),
     ],
 )
@@ -273,7 +274,7 @@ def test_unknown_rule_id(bad: str) -> None:
         explain(bad)
     message = str(info.value)
     assert repr(bad) in message
-    assert "A1" in message and "C15" in message and "notation" in message
+    assert "A1" in message and "C16" in message and "notation" in message
     with pytest.raises(TtrError):
         rule_title(bad)
 

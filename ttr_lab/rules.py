@@ -127,7 +127,7 @@ def rule_ids() -> tuple[str, ...]:
     Returns
     -------
     tuple of str
-        ``("A1", ..., "A7", "B1", ..., "C15", "notation")``: the ids the
+        ``("A1", ..., "A7", "B1", ..., "C16", "notation")``: the ids the
         engine cites in ``IllegalMoveError.rule`` and ``why_illegal``.
 
     Examples
