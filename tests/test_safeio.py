@@ -39,7 +39,8 @@ from ttr_lab.safeio import (
 )
 
 SAFEIO = Path(safeio.__file__)
-SAFE_MODULES = (SAFEIO, SAFEIO.with_name("safejson.py"))  # the reading, and the strict JSON it re-exports
+# the reading, and the strict JSON and atomic writing it re-exports
+SAFE_MODULES = (SAFEIO, SAFEIO.with_name("safejson.py"), SAFEIO.with_name("safewrite.py"))
 
 
 def read(path, **kw) -> str:
@@ -97,7 +98,7 @@ def test_imports_only_the_standard_library_and_errors(path):
                 assert alias.name.split(".")[0] in stdlib, alias.name
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                assert node.module in ("errors", "safejson"), node.module
+                assert node.module in ("errors", "safejson", "safewrite"), node.module
             else:
                 assert node.module.split(".")[0] in stdlib or node.module == "__future__", node.module
 

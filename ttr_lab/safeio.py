@@ -16,6 +16,12 @@ bare :class:`UnicodeDecodeError`:
   in one object, and ``\\ud800``-style escapes that are not text;
 * :func:`load_json` does both.
 
+Writing goes the other way round, never destroying a file: :func:`atomic_write`
+and :func:`atomic_open` (from :mod:`ttr_lab.safewrite`, re-exported here)
+write a temporary file in the target's folder and rename it over the target
+only when all of it is written; a failure or a Ctrl-C leaves the target as it
+was.
+
 Nothing here ever unpickles or evaluates anything.
 
 Errors are built by an *error factory* the caller passes, called as
@@ -52,6 +58,7 @@ from typing import Any, NoReturn, Union
 
 from .errors import RecordError
 from .safejson import MAX_DEPTH, MAX_NUMBER_DIGITS, ErrorFactory, loads_json
+from .safewrite import atomic_open, atomic_write
 
 __all__ = [
     "MAP_LIMIT",
@@ -64,6 +71,8 @@ __all__ = [
     "decode_text",
     "loads_json",
     "load_json",
+    "atomic_open",
+    "atomic_write",
 ]
 
 MAP_LIMIT: int = 4 * 1024 * 1024
