@@ -32,6 +32,7 @@ from .bots import BOTS, make_bot, play_game
 from .cli_analysis import ANALYSIS_COMMANDS, add_analysis_commands, run_analysis
 from .editions import edition_names, find_edition
 from .errors import TtrError
+from .numerals import is_numeral, read_number
 from .position import POSITION_FORMAT
 from .records import RECORD_FORMAT, Record
 from .safeio import RECORD_LIMIT, load_json, record_error
@@ -113,7 +114,7 @@ def _option(text: str) -> tuple[str, object]:
         parsed = None
     elif low in ("true", "false"):
         parsed = low == "true"
-    elif value.lstrip("-").isdigit() and len(value) < 20:
+    elif is_numeral(value, max_digits=19, signed=True):  # ASCII digits only: '²' stays text
         parsed = int(value)
     return name, parsed
 
@@ -201,8 +202,8 @@ def _tournament(args: argparse.Namespace) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     editions = [e.strip() for e in args.edition.split(",") if e.strip()]
     try:
-        players = [int(n) for n in args.players.split(",") if n.strip()]
-    except ValueError:
+        players = [read_number(n.strip(), what="--players") for n in args.players.split(",") if n.strip()]
+    except TtrError:
         raise TtrError(f"--players wants whole numbers, comma-separated, not {args.players!r}") from None
     if args.scheduler and args.workers:
         raise TtrError("use --scheduler or --workers, not both")

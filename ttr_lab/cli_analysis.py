@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import TtrError
+from .numerals import is_numeral, read_number
 from .records import Record
 from .state import GameState
 from .view import PlayerView
@@ -98,7 +99,7 @@ def _seat_number(text: str | None, names: Any) -> int | None:
     """``--seat``: a seat number, or a player's name (any case)."""
     if text is None:
         return None
-    if text.strip().lstrip("-").isdigit() and len(text) < 10:
+    if is_numeral(text.strip(), signed=True):  # ASCII digits only: '²' is looked up as a name
         return int(text)
     found = [p for p, name in enumerate(names) if str(name).casefold() == text.strip().casefold()]
     if len(found) != 1:
@@ -179,9 +180,9 @@ def _plies(text: str | None) -> list[int] | None:
     for part in text.split(","):
         lo, sep, hi = part.strip().partition("-")
         try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
+            a = read_number(lo.strip(), what="--plies")
+            b = read_number(hi.strip(), what="--plies") if sep else a
+        except TtrError:
             raise TtrError(f"--plies wants numbers and ranges such as 30-60 or 12,15, not {text!r}") from None
         if a < 1 or b < a:
             raise TtrError(f"--plies: {part.strip()!r} is not a range of plies counted from 1")

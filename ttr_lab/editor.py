@@ -55,6 +55,13 @@ __all__ = ["seat_view", "filled_state"]
 Sizes = int | Mapping[str, int]
 
 
+def _one_seat(what: str, key: Any, names: tuple[str, ...]) -> int:
+    """A player given by name or seat number -> the seat (``seat=[]`` is refused by name)."""
+    if type(key) is not int and not isinstance(key, str):
+        raise TtrError(f"{what} is a player's name or seat number, not {type(key).__name__}")
+    return next(iter(_by_seat(what, {key: 0}, names)))
+
+
 def _pile_sizes(ed: Any, what: str, value: Any) -> list[int]:
     """A count for the one pile, or ``{pile name: count}`` (Rails & Sails: trains, ships)."""
     piles = ed.pile_names
@@ -113,8 +120,8 @@ def filled_state(
     ed: Any = _edition(edition, options)
     names = seat_names(players, ed)
     n = len(names)
-    me = next(iter(_by_seat("seat", {seat: 0}, names)))
-    cur = me if to_move is None else next(iter(_by_seat("to_move", {to_move: 0}, names)))
+    me = _one_seat("seat", seat, names)
+    cur = me if to_move is None else _one_seat("to_move", to_move, names)
     rng = random.Random(f"ttr_lab.editor:{seed}")
     d = position_to_dict(GameState(ed, list(names), seed=seed))
     owner = _owners(ed, n, names, _by_seat("routes", routes, names))
@@ -350,4 +357,4 @@ def seat_view(edition: EditionBase | str, *, players: int | Sequence[str], seat:
     ``options``, ``seed`` (of the filling).
     """
     state = filled_state(edition, players=players, seat=seat, **facts)
-    return state.view(next(iter(_by_seat("seat", {seat: 0}, state.player_names))))
+    return state.view(_one_seat("seat", seat, state.player_names))

@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .errors import NotFoundError
+from .errors import NotFoundError, WrongTypeError
+from .numerals import is_numeral
 
 __all__ = ["COLORS", "ROUTE_KINDS", "MAX_ROUTE_LENGTH", "City", "Route", "Ticket", "Map"]
 
@@ -249,17 +250,21 @@ class Map:
         Ends may be given in either order; for a double route the lower id
         comes first, and ``"Seattle-Portland/2"`` picks the second.
         """
+        if not isinstance(text, str):
+            raise WrongTypeError(f"find_route takes a route id or 'City-City' as text, not a {type(text).__name__}")
         text = text.strip()
-        if text.isdigit() and int(text) in self._route:
+        if is_numeral(text) and int(text) in self._route:
             return self._route[int(text)]
         base, _, nth = text.partition("/")
+        if nth and not is_numeral(nth, max_digits=2):
+            raise NotFoundError(f"no route {text[:80]!r} on map {self.id} (after '/' comes 1 or 2 for a double route)")
         for sep in ("-", "–"):
             parts = base.split(sep)
             for i in range(1, len(parts)):
                 a, b = sep.join(parts[:i]).strip(), sep.join(parts[i:]).strip()
                 found = self._between(a, b)  # a split of the text that names no city finds nothing
                 if found:
-                    k = int(nth) - 1 if nth.isdigit() else 0
+                    k = int(nth) - 1 if nth else 0
                     if 0 <= k < len(found):
                         return found[k]
-        raise NotFoundError(f"no route {text!r} on map {self.id}")
+        raise NotFoundError(f"no route {text[:80]!r} on map {self.id}")

@@ -79,7 +79,7 @@ def cards_in_words(cards: CardList) -> str:
     return " + ".join(f"{k} {name}" for name, k in cards) or "nothing"
 
 
-_CARD_TOKEN = re.compile(r"[a-z][a-z0-9_+\-]*:\d{1,6}")
+_CARD_TOKEN = re.compile(r"[a-z][a-z0-9_+\-]*:[0-9]{1,6}")  # ASCII digits only (numerals)
 
 
 def _is_card_token(tok: str) -> bool:

@@ -71,6 +71,7 @@ from .move_cards import (
     show_value,
 )
 from .moves_base import MAX_MOVE_TEXT, Move, move_classes, parse_move, unregister_move
+from .numerals import read_number
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -102,9 +103,7 @@ __all__ = [
 
 
 def _int_arg(word: str, text: str) -> int:
-    if not word.isdigit() or len(word) > 9:
-        raise InvalidMoveError(f"bad number {_clip(word)!r} in {_clip(text)!r}")
-    return int(word)
+    return read_number(word, what=f"bad number in {_clip(text)!r}", error=InvalidMoveError)
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
 from .move_cards import _clip
-from .moves import KeepTickets, Move, parse_move, show_value
+from .moves import MAX_MOVE_TEXT, KeepTickets, Move, parse_move, show_value
+from .numerals import is_numeral, read_number
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
@@ -55,7 +56,7 @@ MAX_OUTCOME_TEXT = 100_000
 #: one thing chance produced: a card name, a ticket id, or None (``?``: not seen by the recording seat)
 Token = str | int | None
 
-_TOKEN = re.compile(r"\?|\d{1,9}|[a-z][a-z0-9_+\-]*")
+_TOKEN = re.compile(r"\?|[0-9]{1,9}|[a-z][a-z0-9_+\-]*")  # ticket ids in ASCII digits (numerals)
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def parse_outcome(text: str) -> Outcome:
                 raise InvalidMoveError(
                     f"bad entry {_clip(tok, 40)!r} in the outcome {_clip(text)!r} (a card name, a ticket id or ?)"
                 )
-            tokens.append(None if tok == "?" else int(tok) if tok.isdigit() else tok)
+            tokens.append(None if tok == "?" else read_number(tok) if is_numeral(tok) else tok)
         groups.append(tuple(tokens))
     return Outcome(tuple(groups))
 
@@ -175,6 +176,8 @@ def parse_recorded(text: str) -> tuple[Move | HiddenMove, Outcome | None]:
     (HiddenMove(verb='keep', count=2), None)
     """
     move_text, out = split_outcome(text)
+    if len(move_text) > MAX_MOVE_TEXT:
+        raise InvalidMoveError(f"move text of {len(move_text)} characters is too long (at most {MAX_MOVE_TEXT})")
     words = move_text.split()
     outcome = parse_outcome(out) if out is not None else None
     if words and words[0] == "keep" and len(words) > 1 and all(w == "?" for w in words[1:]):

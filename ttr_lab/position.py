@@ -36,6 +36,7 @@ from .core.consistency import MAX_COUNTER
 from .core.setup import seat_names
 from .data import Map, map_from_dict
 from .errors import MapDataError, RecordError, TtrError
+from .numerals import is_numeral
 from .phases import Phase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -315,7 +316,7 @@ def _load_core(state: GameState, data: dict[str, Any], where: str) -> None:
     state._tdeck = _ids(f"{where}.ticket_deck", data["ticket_deck"], known)
     owners = [-1] * len(ed.routes)
     for rid, seat in data["owners"].items():
-        if not rid.isdigit() or len(rid) > 9 or int(rid) not in ed.route_index:
+        if not is_numeral(rid) or int(rid) not in ed.route_index:
             raise RecordError(f"{where}.owners.{rid[:40]}", "unknown route")
         owners[ed.route_index[int(rid)]] = _seat(f"{where}.owners.{rid}", seat, n)
     state._owners = tuple(owners)

@@ -17,9 +17,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..editor import seat_view
+from ..editor import _one_seat, seat_view
 from ..errors import TtrError
-from ..table_score import _by_seat
+from ..numerals import is_numeral, read_number
 from ..view import PlayerView
 from .scorer import ScorerWidget
 
@@ -36,7 +36,7 @@ class EditorWidget(ScorerWidget):
     def __init__(self, edition: Any = "usa", players: Any = ("Me", "Opponent"), *, seat: Any = 0, **kw: Any) -> None:
         super().__init__(edition, players, **kw)
         ed = self.edition
-        self.me = next(iter(_by_seat("seat", {seat: 0}, self.names)))
+        self.me = _one_seat("seat", seat, self.names)
         self.player.value = self.me
         cards = [c.name for c in ed.card_types]
         self.hand = {
@@ -89,7 +89,7 @@ class EditorWidget(ScorerWidget):
         if self.deck.value.strip():
             kw["deck"] = _number("deck", self.deck.value)
         text = self.discard.value.strip()
-        kw["discard"] = _number("discard", text) if text.isdigit() or not text else text.replace(",", " ").split()
+        kw["discard"] = _number("discard", text) if is_numeral(text) or not text else text.replace(",", " ").split()
         kw["hand_sizes"] = {p: w.value for p, w in self.hand_sizes.items()}
         kw["ticket_counts"] = {p: w.value for p, w in self.ticket_counts.items()}
         return kw
@@ -112,10 +112,8 @@ class EditorWidget(ScorerWidget):
 
 
 def _number(what: str, text: str) -> int:
-    text = text.strip() or "0"
-    if not text.isdigit():
-        raise TtrError(f"{what} is a number of cards, not {text[:40]!r}")
-    return int(text)
+    """A number of cards typed in a box: ASCII digits only (``²`` is refused, not a crash)."""
+    return read_number(text.strip() or "0", what=f"{what} is a number of cards", error=TtrError)
 
 
 def editor(edition: Any = "usa", players: Any = ("Me", "Opponent"), **kwargs: Any) -> EditorWidget:

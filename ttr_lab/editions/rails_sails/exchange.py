@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field
 from ...moves import Move, is_count, show_value
+from ...numerals import is_numeral
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .payments import R_RS
@@ -40,7 +41,7 @@ class ExchangePieces(Move):
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
-        if len(args) == 2 and args[0] in ("trains", "ships") and args[1].isdigit() and len(args[1]) < 6:
+        if len(args) == 2 and args[0] in ("trains", "ships") and is_numeral(args[1], max_digits=5):
             return cls(args[0], int(args[1]))
         return None
 

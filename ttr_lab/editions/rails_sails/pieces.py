@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...core import Api, Field
 from ...errors import TtrError
 from ...moves import Move, is_count, show_value
+from ...numerals import is_numeral
 from ...phases import Phase, register_phase
 from .payments import R_RS, RSPayments
 
@@ -43,7 +44,7 @@ class ChoosePieces(Move):
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
-        return cls(int(args[0])) if len(args) == 1 and args[0].isdigit() and len(args[0]) < 6 else None
+        return cls(int(args[0])) if len(args) == 1 and is_numeral(args[0], max_digits=5) else None
 
     def problem(self) -> str | None:
         return None if is_count(self.trains) else f"a number of trains is a whole number, not {show_value(self.trains)}"
