@@ -104,10 +104,8 @@ class Claiming(Drawing):
         if partner >= 0:
             po = s._owners[partner]
             if po >= 0 and s.n < self.double_route_min_players:
-                return (
-                    R_CLAIM,
-                    f"with {s.n} players only one route of a double route is used, and the other is claimed",
-                )
+                other = "this player owns the other" if po == p else "the other is claimed"
+                return (R_CLAIM, f"with {s.n} players only one route of a double route is used, and {other}")
             if po == p:
                 return (R_CLAIM, "no player may own both routes of a double route")
         return None

@@ -166,6 +166,22 @@ def _holds(game: Any, route: Any, hand: dict[str, int]) -> str:
     return f"{held} and {_plural(wilds, wild_word(game))}"
 
 
+def _closed_why(game: Any, route: Any, p: int, you: str) -> str:
+    """Why the double-route rule (A4) closes ``route`` to seat ``p``: who owns its twin."""
+    twin = game.map.route(route.double_of) if route.double_of is not None else None
+    owner = game.route_owner(twin.id) if twin is not None else None
+    if twin is None or owner is None:
+        return "the other route between these cities rules it out"
+    what = f"its twin, route {twin.id} ({twin.length} {twin.color})"
+    if owner == p:
+        own = "own" if you == "you" else "owns"
+        return f"{you} already {own} {what}, and no player may own both routes of a double route"
+    return (
+        f"{what}, is claimed by {game.player_names[owner]}, and with {game.n} players only one route "
+        "of a double route is used"
+    )
+
+
 def claim_refusal(game: Any, route_id: int, rule: str, reason: str, *, you: str = "you") -> str:
     """Why the player to move cannot claim ``route_id``, for people, built from
     the library's ``(rule, reason)`` (quoted at the end) and the route and hand.
@@ -192,7 +208,7 @@ def claim_refusal(game: Any, route_id: int, rule: str, reason: str, *, you: str 
         }.get(game.phase.name, "finish the decision that is due first")
         return f"{name} cannot be claimed now: {now}{quote}"
     if not game.route_open_to(route_id, p):
-        return f"{name} is closed to {you}: the other route between these cities rules it out{quote}"
+        return f"{name} is closed to {you}: {_closed_why(game, route, p, you)}{quote}"
     have, hold = ("have", "hold") if you == "you" else ("has", "holds")
     if reason.startswith("not enough pieces"):
         return f"{name} needs {route.length} pieces; {you} {have} too few left{quote}"

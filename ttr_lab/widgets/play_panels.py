@@ -42,6 +42,16 @@ PROMPTS = {
 }
 
 
+def _ticket_mark(completed: bool, over: bool) -> str:
+    """A kept ticket's state in words: connected; not yet connected while the
+    game goes on (there is time left); missed only once the game is over."""
+    if completed:
+        return '<span style="color:#2e7d32">✔ connected</span>'
+    if over:
+        return '<span style="color:#c62828">✘ missed</span>'
+    return '<span style="color:#757575">… not yet connected</span>'
+
+
 class PlayPanels(PlayParts):
     """The views of the play widget (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
@@ -330,11 +340,7 @@ class PlayPanels(PlayParts):
         costs = {t.ticket.id: t for t in self._paths.for_player(g, p)} if show_costs else {}
         items = []
         for r in results:
-            mark = (
-                '<span style="color:#2e7d32">✔ hit</span>'
-                if r.completed
-                else '<span style="color:#c62828">✘ miss</span>'
-            )
+            mark = _ticket_mark(r.completed, g.is_over)
             extra = ""
             if r.ticket.id in costs and not r.completed:
                 extra = f" — {costs[r.ticket.id].summary}"
