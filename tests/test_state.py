@@ -288,3 +288,97 @@ def test_find_route_tries_every_split_of_hyphenated_city_names():
     hyphen = next(r for r in world.routes if "-" in r.a or "-" in r.b)
     assert world.find_route(f"{hyphen.a}-{hyphen.b}") in world.routes_between(hyphen.a, hyphen.b)
     assert world.find_route(f"{hyphen.b}-{hyphen.a}").id == world.find_route(f"{hyphen.a}-{hyphen.b}").id
+
+
+# ---------------------------------------------------------------- the phase against the position (issue 20.8)
+def _refused(data: dict, *needles: str) -> None:
+    with pytest.raises(ttr_lab.RecordError) as info:
+        ttr_lab.GameState.from_dict(data)
+    for needle in needles:
+        assert needle in str(info.value)
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails"])
+def test_a_game_in_play_saved_as_setup_is_refused(edition):
+    """A game at ply 60 whose phase says the initial tickets are being chosen:
+    it loaded with no problems, and its only legal move kept nothing."""
+    g = helpers.random_game(edition, seed=5, players=3, plies=60)
+    assert g.phase not in (Phase.SETUP_TICKETS, Phase.GAME_OVER)
+    d = g.to_dict()
+    d["phase"] = "setup_tickets"
+    _refused(d, "the initial tickets are being chosen, but", "turns were played")
+
+
+def test_a_usa_game_at_ply_60_as_setup_names_every_contradiction():
+    from ttr_lab.bots import make_bot, play_game
+    from ttr_lab.records import Record
+
+    g = play_game("usa", [make_bot("greedy", seed=1), make_bot("greedy", seed=2)], seed=3)
+    d = Record.from_state(g).replay(upto=60).to_dict()
+    d["phase"] = "setup_tickets"
+    _refused(
+        d,
+        "no initial tickets were dealt",
+        "routes are claimed",
+        "running scores are",
+        "train cards, not the 4 train cards dealt",
+    )
+
+
+def _in_setup(edition: str = "usa", players: int = 3, first: int = 1) -> ttr_lab.GameState:
+    """A game whose first chooser (seat ``first``) has kept tickets; the next is choosing."""
+    g = ttr_lab.new_game(edition, players=players, seed=4, first_player=first)
+    g.play(g.legal_moves[0])
+    assert g.phase == Phase.SETUP_TICKETS and g.problems() == []
+    return g
+
+
+def test_setup_positions_with_a_wrong_field_are_refused():
+    g = _in_setup()  # seat 1 has chosen, seat 2 chooses, seat 0 has not
+    base = g.to_dict()
+    assert base["tickets"][1] and not base["tickets"][0] and base["current"] == 2
+
+    d = {**base, "turn": 3}
+    _refused(d, "turns were played (turn 3")
+    d = {**base, "passes": 1}
+    _refused(d, "turns were played")
+
+    d = {**base, "tickets": [list(base["setup_deal"][0][:2]), base["tickets"][1], []]}  # seat 0 kept too early
+    d["ticket_deck"] = [t for t in base["ticket_deck"] if t not in d["tickets"][0]]
+    _refused(d, "player 0 holds tickets before choosing")
+
+    kept = base["tickets"][1]
+    dealt = {t for deal in base["setup_deal"] for t in deal}
+    other = next(t for t in base["ticket_deck"] if t not in dealt)  # seat 1 holds a ticket it was never dealt
+    deck = [kept[1] if t == other else t for t in base["ticket_deck"]]
+    d = {**base, "tickets": [[], [kept[0], other], []], "ticket_deck": deck}
+    _refused(d, "player 1 kept initial tickets", "not all from the")
+
+    deck = list(base["decks"]["train"])  # seat 0 drew a card while the tickets go round
+    hands = [dict(h) for h in base["hands"]]
+    card = deck.pop()
+    hands[0][card] = hands[0].get(card, 0) + 1
+    _refused({**base, "decks": {"train": deck}, "hands": hands}, "player 0 holds 5 train cards, not the 4")
+
+
+def test_a_station_built_during_setup_is_refused():
+    g = _in_setup("europe")
+    d = g.to_dict()
+    city = g.edition.map.cities[0].name
+    d["extra"] = {**d["extra"], "stations": [[city], [], []]}
+    _refused(d, "stations are built")
+
+
+@pytest.mark.parametrize("first", [0, 1, "random"])
+@pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails"])
+def test_every_setup_and_early_position_reloads(edition, first):
+    """The new checks refuse nothing reachable: every position of the setup and
+    the first turns, with any first player, goes through to_dict and back."""
+    g = ttr_lab.new_game(edition, players=4, seed=8, first_player=first)
+    rng = __import__("random").Random(8)
+    while g.ply < 40 and not g.is_over:
+        d = g.to_dict()
+        again = ttr_lab.GameState.from_dict(d)
+        assert again.to_dict() == d and again.problems() == []
+        lm = g.legal_moves
+        g.push(lm[rng.randrange(len(lm))])

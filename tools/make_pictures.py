@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 import ttr_lab  # noqa: E402
 from ttr_lab.bots import make_bot  # noqa: E402
 from ttr_lab.render import board_figure  # noqa: E402
+from ttr_lab.safeio import atomic_write  # noqa: E402
 from ttr_lab.svg import board_svg  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -52,7 +53,7 @@ def screenshot(page, fig, out: Path) -> None:
         page.goto(html.as_uri())
         page.wait_for_selector(".main-svg")
         page.wait_for_timeout(300)
-        page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": width, "height": height})
+        atomic_write(out, page.screenshot(clip={"x": 0, "y": 0, "width": width, "height": height}))
     print("wrote", out.relative_to(ROOT), f"({width} x {height})")
 
 
@@ -75,7 +76,7 @@ def main() -> int:
         for name, game, extra, title in boards:
             screenshot(page, board_figure(game, title=title, **extra), DOCS / f"{name}.png")
             if args.svg:
-                (DOCS / f"{name}.svg").write_text(board_svg(game, title=title, **extra), encoding="utf-8")
+                atomic_write(DOCS / f"{name}.svg", board_svg(game, title=title, **extra))
                 print("wrote", f"docs/{name}.svg")
         browser.close()
     return 0

@@ -46,6 +46,8 @@ from pathlib import Path
 
 import nbformat
 
+from ttr_lab.safeio import atomic_write
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 STUDENT = NOTEBOOKS / "student"
@@ -181,7 +183,7 @@ def write(out: Path, notebooks: Path = NOTEBOOKS) -> list[Path]:
     written = []
     for name, text in files.items():
         path = out / name
-        path.write_text(text, encoding="utf-8", newline="\n")
+        atomic_write(path, text)  # UTF-8, "\n" newlines; an existing copy is replaced only by a whole one
         written.append(path)
     return written
 

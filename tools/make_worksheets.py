@@ -32,6 +32,8 @@ from pathlib import Path
 
 from nbconvert.filters.markdown import markdown2html
 
+from ttr_lab.safeio import atomic_write
+
 STYLE = """
 @page { size: A4; margin: 16mm 16mm 18mm 16mm; }
 body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; font-size: 11pt;
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         text = source.read_text(encoding="utf-8")
         title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("#")), source.stem)
         page = args.out / f"{source.stem}.html"
-        page.write_text(to_html(text, title), encoding="utf-8")
+        atomic_write(page, to_html(text, title))  # an existing page is replaced only by a whole one
         made = [page]
         if chromium:
             pdf = page.with_suffix(".pdf")

@@ -49,7 +49,7 @@ from .moves import MAX_MOVE_TEXT, parse_move
 from .outcomes import MAX_OUTCOME_TEXT, split_outcome
 from .position import VERSION, edition_from_json, options_to_json, position_to_dict, typecheck
 from .replay import replay_moves, written_moves
-from .safeio import RECORD_LIMIT, load_json, loads_json, record_error
+from .safeio import RECORD_LIMIT, atomic_write, load_json, loads_json, record_error
 from .state import GameState
 from .view import PlayerView
 
@@ -77,11 +77,9 @@ def dumps(data: dict[str, Any]) -> str:
 
 
 def write_text(path: str | Path, text: str) -> None:
-    """Write a file the caller named; a failure is a :class:`RecordError` naming it."""
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise RecordError(str(path), f"cannot write: {e.strerror or e}") from e
+    """Write a file the caller named, atomically (:func:`~ttr_lab.safeio.atomic_write`: an
+    existing file is replaced only by a complete one); a failure is a :class:`RecordError` naming it."""
+    atomic_write(path, text, name=str(path))
 
 
 # ---------------------------------------------------------------- positions

@@ -44,14 +44,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from .core import Edition, EditionBase, find_edition
 from .core.setup import seat_names
 from .errors import NotFoundError, RecordError, TtrError
 from .position import VERSION, edition_from_json, options_to_json, position_to_dict, typecheck
-from .safeio import RECORD_LIMIT, load_json, loads_json, record_error
+from .safeio import RECORD_LIMIT, atomic_write, load_json, loads_json, record_error
 from .scoring import Outcome
 from .state import GameState
 
@@ -427,10 +426,7 @@ def sheet_from_dict(data: Any, where: str = "score sheet") -> dict[str, Any]:
 def save_sheet(path: Any, edition: EditionBase | str, **entries: Any) -> None:
     """Write a score sheet (:func:`sheet_to_dict`) to ``path``."""
     text = json.dumps(sheet_to_dict(edition, **entries), indent=1, ensure_ascii=False) + "\n"
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise RecordError(str(path), f"cannot write: {e.strerror or e}") from e
+    atomic_write(path, text, name=str(path), what="score sheet")  # an existing file is replaced only by a whole one
 
 
 def load_sheet(path: Any) -> dict[str, Any]:

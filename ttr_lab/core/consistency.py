@@ -11,6 +11,7 @@ own through the hooks :meth:`Consistency.cards_elsewhere`,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..phases import Phase
@@ -25,6 +26,11 @@ __all__ = ["Consistency", "MAX_COUNTER"]
 MAX_COUNTER = 10**6
 
 _SETUP, _KEEP, _OVER = int(Phase.SETUP_TICKETS), int(Phase.KEEP_TICKETS), int(Phase.GAME_OVER)
+
+
+def _cards(counts: Sequence[int], piles: Sequence[str]) -> str:
+    """``"3 train and 7 ship cards"``."""
+    return " and ".join(f"{k} {name}" for k, name in zip(counts, piles)) + " cards"
 
 
 class Consistency(Setup):
@@ -60,6 +66,7 @@ class Consistency(Setup):
     def problems(self, s: GameState) -> list[str]:
         """Every way the position breaks the rules (an empty list when all is well)."""
         out = self._phase_problems(s)
+        out += self._setup_problems(s)
         out += self._card_problems(s)
         out += self.piece_problems(s)
         out += self._ticket_problems(s)
@@ -98,6 +105,48 @@ class Consistency(Setup):
             out.append("a ticket choice is due, but no tickets were drawn")
         if s._setup_deal and s._phase != _SETUP:
             out.append("initial tickets are dealt only while players choose them at setup")
+        return out
+
+    def _setup_problems(self, s: GameState) -> list[str]:
+        """While the initial tickets go round (B1) nothing else has happened yet:
+        no turn, no claim, no draw; the seats before the chooser (from the first
+        player) have kept some of their dealt tickets, the others hold none."""
+        if s._phase != _SETUP:
+            # (no check that every seat holds tickets afterwards: the position
+            # editor builds positions from what one seat knows, tickets or not)
+            return []
+        due = "the initial tickets are being chosen"
+        out = [] if s._setup_deal else [f"{due}, but no initial tickets were dealt"]
+        if s._turn or s._passes or s._final != -1:
+            out.append(f"{due}, but turns were played (turn {s._turn}, passes {s._passes}, final turns {s._final})")
+        claimed = sum(1 for o in s._owners if o >= 0)
+        if claimed:
+            out.append(f"{due}, but {claimed} routes are claimed")
+        if any(s._scores):
+            out.append(f"{due}, but the running scores are {list(s._scores)}, not all 0")
+        piles = len(self.pile_names)
+        for p, hand in enumerate(s._hands):
+            held = [0] * piles
+            for c, k in enumerate(hand):
+                held[self.card_types[c].pile] += k
+            if tuple(held) != tuple(self.starting_cards):
+                have, start = _cards(held, self.pile_names), _cards(self.starting_cards, self.pile_names)
+                out.append(f"{due}, but player {p} holds {have}, not the {start} dealt")
+        if len(s._setup_deal) != s.n:
+            return out  # a deal of the wrong length: see _ticket_problems
+        chosen = set()
+        q = s._first
+        while q != s._cur:
+            chosen.add(q)
+            q = (q + 1) % s.n
+        for p in range(s.n):
+            kept, dealt = s._tickets[p], s._setup_deal[p]
+            if p not in chosen and kept:
+                out.append(f"{due}, but player {p} holds tickets before choosing")
+            elif p in chosen and not set(kept) <= set(dealt):
+                out.append(f"player {p} kept initial tickets {list(kept)}, not all from the {list(dealt)} dealt")
+            elif p in chosen and len(kept) < min(self.setup_tickets[1], len(dealt)):
+                out.append(f"player {p} kept {len(kept)} initial tickets, fewer than {self.setup_tickets[1]}")
         return out
 
     def _card_problems(self, s: GameState) -> list[str]:

@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import TtrError
+from ..safeio import atomic_open
 from .executors import open_executor
 from .runner import check_agents, run_games
 from .stats import bradley_terry, elo_scale, mean_ci, wilson
@@ -139,13 +140,14 @@ class Tournament:
         p = Path(path)
         if not p.name.endswith((".csv", ".csv.gz")):
             raise TtrError(f"results are saved as .csv or .csv.gz, not {p.name!r}")
-        try:
-            self.games.to_csv(p, index=False)
-            stem = p.name[: -len(".csv.gz")] if p.name.endswith(".gz") else p.name[: -len(".csv")]
-            table_path = p.with_name(stem + "-table.csv")
-            self.table.to_csv(table_path, index=False, float_format="%.4f")
-        except OSError as e:
-            raise TtrError(f"cannot write {p}: {e.strerror or e}") from None
+        gz = p.name.endswith(".gz")
+        stem = p.name[: -len(".csv.gz")] if gz else p.name[: -len(".csv")]
+        table_path = p.with_name(stem + "-table.csv")
+        # each file replaced only by a whole one (an interrupted save loses nothing)
+        with atomic_open(p, binary=True) as f:
+            self.games.to_csv(f, index=False, compression="gzip" if gz else None)
+        with atomic_open(table_path, newline="") as f:
+            self.table.to_csv(f, index=False, float_format="%.4f")
         return table_path
 
     def __str__(self) -> str:

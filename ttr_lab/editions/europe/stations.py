@@ -300,6 +300,8 @@ class Stations(Edition):
     # ------------------------------------------------------------------ consistency
     def problems(self, s: GameState) -> list[str]:
         out = super().problems(s)
+        if s._phase == int(Phase.SETUP_TICKETS) and any(s._stations):
+            out.append("the initial tickets are being chosen, but stations are built")
         seen: set[str] = set()
         for p, cities in enumerate(s._stations):
             if len(cities) > self.stations_per_player:
