@@ -114,14 +114,14 @@ def test_stations_and_harbors_by_clicking_cities():
 
 
 def test_save_and_load(tmp_path):
-    w = scorer("usa", players=["Ada", "Bob"])
+    """Files are names in the widget's folder (tests/test_widget_files.py checks paths are refused)."""
+    w = scorer("usa", players=["Ada", "Bob"], folder=tmp_path)
     click(w, "routes", 1)
     w.add_ticket("1")
-    path = tmp_path / "sheet.json"
-    assert w.save(str(path))
-    other = scorer("usa", players=["Ada", "Bob"])
-    assert other.load(str(path)) and other.outcome == w.outcome and other.routes == [[1], []]
-    third = scorer("usa", players=["Cy", "Di"])
-    assert not third.load(str(path)) and "Ada" in third.message.value
+    assert w.save("sheet.json")
+    other = scorer("usa", players=["Ada", "Bob"], folder=tmp_path)
+    assert other.load("sheet.json") and other.outcome == w.outcome and other.routes == [[1], []]
+    third = scorer("usa", players=["Cy", "Di"], folder=tmp_path)
+    assert not third.load("sheet.json") and "Ada" in third.message.value
     (tmp_path / "bad.json").write_text("{not json")
-    assert not other.load(str(tmp_path / "bad.json")) and other.routes == [[1], []]
+    assert not other.load("bad.json") and other.routes == [[1], []]

@@ -642,17 +642,18 @@ def test_tutorial_explains_each_rule_once_when_it_first_applies_and_the_final_sc
 
 def test_app_new_game_follows_the_menu_and_closes_the_old_game():
     from ttr_lab.bots import BOTS
-    from ttr_lab.widgets.app import PlayApp
+    from ttr_lab.widgets.app import PlayApp, deal_seed
     from ttr_lab.widgets.play_bots import LEVELS
     from ttr_lab.widgets.tutorial import TutorialWidget
 
-    app = PlayApp()
+    key = "the app's key, for this test"
+    app = PlayApp(key=key)
     first = app.game_widget
-    assert isinstance(first, TutorialWidget) and first.game.seed == 7
+    assert isinstance(first, TutorialWidget) and first.game.seed == deal_seed(key, 7)
     old = all_widgets(first)
-    app.mode.value, app.level.value, app.edition.value, app.seed.value = "play", "hard", "europe", 3
+    app.mode.value, app.level.value, app.edition.value, app.number.value = "play", "hard", "europe", 3
     new = app.new_game()
-    assert type(new) is PlayWidget and new.game.edition.name == "europe" and new.game.seed == 3
+    assert type(new) is PlayWidget and new.game.edition.name == "europe" and new.game.seed == deal_seed(key, 3)
     assert type(new.bots[1]).__name__ != type(first.bots[1]).__name__
     assert new.bots[1].name == "advisor" == next(b for b in LEVELS["hard"] if b in BOTS)
     assert first.bots[1].name == "random"

@@ -12,8 +12,10 @@
    selected one back;
 5. read the breakdown, updated after every click, with the selected player's
    completed tickets' paths and longest path drawn on the board;
-6. *Save* / *Load* the sheet as JSON (:func:`ttr_lab.table_score.save_sheet`,
-   read back through :mod:`ttr_lab.safeio`).
+6. *Save* / *Load* the sheet as JSON: the *File* box takes a file name, never
+   a path, in the one folder the widget was given (``folder=``; by default
+   ``ttr_lab_files`` under the working directory, see :mod:`ttr_lab.files`);
+   an existing file is replaced only by pressing *Save* a second time.
 
 The widget is a thin controller: every check and every point comes from
 :func:`ttr_lab.table_score.score`.  Methods :meth:`ScorerWidget.click_route`,
@@ -24,6 +26,7 @@ the clicks do (for notebooks and tests).
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,9 +34,10 @@ import ipywidgets as W
 
 from ..core.setup import seat_names
 from ..errors import TtrError
+from ..files import Folder, NameTakenError, check_name
 from ..render import board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
 from ..scoring import Outcome
-from ..table_score import _edition, load_sheet, save_sheet, score
+from ..table_score import _edition, score, sheet_from_dict, sheet_to_dict
 from .figure import FigureWidget
 
 __all__ = ["ScorerWidget", "scorer"]
@@ -57,8 +61,12 @@ class ScorerWidget(W.VBox):
         *,
         options: dict[str, Any] | None = None,
         width: int = 620,
+        folder: Any = None,
     ) -> None:
         super().__init__()
+        #: where Save and Load look: one folder, file names only (:class:`ttr_lab.files.Folder`)
+        self.folder = Folder(folder)
+        self._replace: str | None = None  # the name a second Save replaces
         self.edition = ed = _edition(edition, options)
         self.names = seat_names(players, ed)
         n = len(self.names)
@@ -283,22 +291,37 @@ class ScorerWidget(W.VBox):
         self.breakdown.value = "" if out is None else f"<pre style='font-size:12px'>{html.escape(str(out))}</pre>"
 
     # ------------------------------------------------------------------ files
-    def save(self, path: str) -> bool:
-        """Write the sheet as JSON (:func:`ttr_lab.table_score.save_sheet`)."""
+    def save(self, name: str, *, overwrite: bool = False) -> bool:
+        """Write the sheet as JSON to file ``name`` in :attr:`folder` (a file name, not a path).
+
+        An existing file is replaced only with ``overwrite=True``, or by a
+        second save of the same name right after the widget said it exists
+        (so on the page: *Save*, then *Save* again to replace).
+        """
+        armed, self._replace = self._replace, None
         try:
-            save_sheet(path, self.edition, **self.entries())
+            name = check_name(name.strip() if isinstance(name, str) else name, ".json")
+            text = json.dumps(sheet_to_dict(self.edition, **self.entries()), indent=1, ensure_ascii=False) + "\n"
+            self.folder.save(name, text, overwrite=overwrite or name == armed, what="score sheet")
+        except NameTakenError as e:
+            self._replace = e.name
+            self._say(f"{e.name} exists: press Save again to replace it", True)
+            return False
         except TtrError as e:
             self._say(str(e), True)
             return False
-        self._say(f"saved {path}")
+        self._say(f"saved {name}")
         return True
 
-    def load(self, path: str) -> bool:
-        """Read a sheet saved by :meth:`save` (checked; its players must be this widget's)."""
+    def load(self, name: str) -> bool:
+        """Read a sheet saved by :meth:`save` from file ``name`` in :attr:`folder` (checked; its players must
+        be this widget's)."""
+        self._replace = None
         try:
-            kw = load_sheet(path)
+            name = check_name(name.strip() if isinstance(name, str) else name, ".json")
+            kw = sheet_from_dict(self.folder.load_json(name, what="score sheet"), name)
             if list(kw["players"]) != list(self.names) or kw["edition"].name != self.edition.name:
-                raise TtrError(f"{path}: a sheet of {kw['edition'].name} for {', '.join(kw['players'])}")
+                raise TtrError(f"{name}: a sheet of {kw['edition'].name} for {', '.join(kw['players'])}")
         except TtrError as e:
             self._say(str(e), True)
             return False
@@ -309,7 +332,7 @@ class ScorerWidget(W.VBox):
         ex = kw.get("exchanged", {})
         self.exchanged = [int(ex.get(p, 0)) for p in range(n)]
         self.refresh()
-        self._say(f"loaded {path}")
+        self._say(f"loaded {name}")
         return True
 
 
