@@ -353,7 +353,13 @@ def new_game(
 ) -> GameState:
     """Start a game: ``new_game("usa", players=4, seed=7)``.
 
-    Without a seed the game gets an unguessable one (:func:`new_seed`).
+    Without a seed the game gets an unguessable one (:func:`new_seed`).  A
+    seed you choose makes the game reproducible but is **not a secret**:
+    anyone who knows or guesses it rebuilds every hand, ticket and deck
+    order, and a small one is found from a seat's own starting cards and
+    tickets by trying seeds in order (4242 in about 3 seconds).  Keep chosen
+    seeds for lessons and examples; the classroom app hashes its game numbers
+    with a key (:func:`ttr_lab.widgets.app.deal_seed`).
 
     >>> g = new_game("usa", players=["Ada", "Bob"], seed=3)
     >>> g.player_names
