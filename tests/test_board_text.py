@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ttr_lab.board_frame import board_frame
+from ttr_lab.board_frame import SIDE_PX, SPARE_ROWS, board_frame, legend_rows
 from ttr_lab.board_geometry import geometry
 from ttr_lab.board_letters import contrast_ratio
 from ttr_lab.board_scene import ROUTE_COLORS, Scene
@@ -109,7 +109,11 @@ def test_the_legend_grows_with_its_font():
     assert len(ys) >= 2 and ys[1] - ys[0] == pytest.approx(20 * 1400 / 900, abs=0.2)  # rows as tall as the font
     fig = board_figure(m, width=1400, **seats)
     assert fig.layout.legend.font.size == 17.1
-    assert fig.layout.margin.b == pytest.approx(len(ys) * 20 * 1400 / 900 + 12, abs=0.5)
+    # the legend's room: the rows of the entries every board of the game shows, and the spare rows
+    k = 1400 / 900
+    base = legend_rows(Scene(m, **seats).legend_base(), 1400 - 2 * SIDE_PX, k)[0]
+    assert fig.layout.margin.b == pytest.approx((base + SPARE_ROWS) * 20 * k + 12, abs=0.5)
+    assert fig.layout.margin.b >= len(ys) * 20 * k + 12  # which holds this legend
 
 
 # --------------------------------------------------------------------------- colour letters

@@ -412,7 +412,12 @@ def test_overlays_add_their_traces(usa):
     # overlays never steal clicks; glows and bands sit under the spaces
     for name in ("highlight", "path 1", "tickets", "stations", "harbors"):
         assert trace(fig, name).hoverinfo == "skip"
-    assert got.index("highlight") < got.index("path 1") < got.index("routes")
+    # the clickable traces come first; the overlays are drawn under them by zorder, the
+    # highlight and the paths under the pieces
+    assert got[:2] == ["routes", "cities"] and got.index("highlight") < got.index("path 1")
+    z = {t.meta: t.zorder or 0 for t in fig.data}
+    assert z["highlight"] == z["path:0"] < z["seat:0"] < z["routes"] == z["cities"] < z["city labels"]
+    assert z["tickets"] < z["routes"] and z["stations"] < z["cities"]
     # one dashed frame around each highlighted route, in the highlight colour (over the board's
     # spaces, which are layout shapes under every trace, but outside them: test_board_highlight)
     hl = trace(fig, "highlight")
@@ -444,6 +449,37 @@ def test_no_badge_sits_on_a_city_dot():
 def test_no_overlays_no_overlay_traces(usa_fig):
     for name in ("highlight", "path 1", "tickets", "stations", "harbors", "claimed by Player 1", "lengths"):
         assert name not in names(usa_fig)
+    # an overlay that shows nothing is still a trace: no points, no name, no legend entry (issue 19)
+    for key in ("highlight", "ticket lines", "tickets", "stations", "harbors"):
+        t = usa_fig.data[[u.meta for u in usa_fig.data].index(key)]
+        assert list(t.x) == [None] and t.name == "" and not t.showlegend, key
+
+
+def test_every_board_of_a_game_has_the_same_traces_and_frame(usa):
+    """Issue 19: whatever a board shows (a highlight, paths, tickets, stations), its traces are
+    the same keys in the same order, each with a uid made from its key, and its picture has the
+    same size, margins and axis ranges; the clickable traces are the first two."""
+    seats = dict(player_names=["Ada", "Bo"])
+    plain = board_figure(usa, **seats)
+    busy = board_figure(
+        usa,
+        owners={1: 0, 9: 1},
+        highlight=[3, 4, 5],
+        tickets=usa.tickets[:5],
+        stations={"Denver": 0},
+        harbors={"Miami": 1},
+        paths=[SimpleNamespace(name=f"a long ticket name: {i} more cars", routes=[i + 1]) for i in range(6)],
+        **seats,
+    )
+    keys = [t.meta for t in plain.data]
+    assert [t.meta for t in busy.data] == keys + [f"path:{i}" for i in range(6)]
+    assert keys[:2] == ["routes", "cities"] and route_trace_index(busy) == 0 and city_trace_index(busy) == 1
+    assert [t.uid for t in busy.data] == [
+        "".join(c if c.isalnum() or c in "_-" else "-" for c in t.meta) for t in busy.data
+    ]
+    for part in ("width", "height", "margin", "xaxis", "yaxis"):
+        assert plain.layout[part] == busy.layout[part], part
+    assert busy.layout.legend.maxheight == busy.layout.margin.b - 4  # a longer legend scrolls in its room
 
 
 def test_ticket_ids_and_tours():
@@ -646,13 +682,18 @@ def test_update_board_on_figure_widget(usa):
     assert len(polygons(trace(fig, "claimed by Bo"))) == usa.route(7).length
     assert fig._widget_data[k]["text"][i].endswith("<br>claimed by Bo")  # synced snapshot not stale
 
-    # overlays appear and go; the routes trace object (and its callback) survives
+    # overlays appear and go in traces that stay; a path beyond the figure's is added at the end,
+    # emptied when it goes; the routes trace object (and its callback) survives
+    keys = [t.meta for t in fig.data]
     update_board(fig, state, highlight=[3], paths=[[1, 2]])
     assert "highlight" in names(fig) and "path 1" in names(fig)
-    assert fig.data[route_trace_index(fig)] is routes_obj
+    assert [t.meta for t in fig.data] == keys + ["path:0"]
+    assert fig.data[route_trace_index(fig)] is routes_obj and k == 0
     update_board(fig, state)
     assert "highlight" not in names(fig) and route_trace_index(fig) == k
-    assert names(fig) == names(board_figure(state))
+    assert [t.meta for t in fig.data] == keys + ["path:0"] and list(fig.data[-1].x) == [None]
+    assert names(fig) == names(board_figure(state)) + [""]
+    assert [t.uid for t in fig.data] == [t.uid for t in board_figure(state, paths=[[1]]).data]  # not plotly's uuids
 
     fig._js2py_pointsCallback = {
         "event_type": "plotly_click",
@@ -669,6 +710,7 @@ def test_update_board_sends_only_what_changed(usa):
 
     state = FakeState(usa)
     fig = go.FigureWidget(board_figure(state))
+    update_board(fig, state)  # the first redraw gives back the uids a FigureWidget replaced with its own
     sent = []
     fig._send_update_msg = lambda restyle_data, relayout_data, trace_indexes=None, source_view_id=None: sent.append(
         (restyle_data, relayout_data, trace_indexes)

@@ -75,7 +75,7 @@ def test_well_formed_for_every_map(map_id):
 def test_the_same_size_and_labels_as_the_figure(map_id):
     """The SVG and the figure share the frame: same picture size, each label centred where it was placed."""
     m = load_map(map_id)
-    frame, _, total = board_frame(m, 900, None, 40.0, Scene(m).legend_names())
+    frame, _, total = board_frame(m, 900, None, 40.0, Scene(m).legend_base())
     root = parse(board_svg(m))
     assert float(root.get("height")) == math.ceil(total)
     plot = root.find("s:svg", NS)  # the plot area, a nested svg that clips
@@ -239,7 +239,7 @@ def test_svg_labels_in_chromium(page, map_id, tmp_path):
     svg = board_svg(g)
     (tmp_path / "board.svg").write_text(svg, encoding="utf-8")
     page.goto((tmp_path / "board.svg").as_uri())
-    frame, _, _ = board_frame(m, 900, None, 40.0, Scene(g).legend_names())
+    frame, _, _ = board_frame(m, 900, None, 40.0, Scene(g).legend_base())
     drawn = page.evaluate(
         """(n) => [...document.querySelectorAll('svg svg text')].slice(-n)
              .map(t => { const r = t.getBBox(); return [t.textContent, r.x, r.y, r.width, r.height]; })""",
@@ -272,12 +272,11 @@ def test_plotly_labels_and_a_click_along_a_route_in_chromium(page, tmp_path):
     page.goto((tmp_path / "board.html").as_uri())
     page.wait_for_selector(".nsewdrag")
     plot = page.locator(".nsewdrag").first.bounding_box()
-    frame, _, _ = board_frame(usa, 900, None, 40.0, Scene(usa).legend_names())
-    k = [t.name for t in fig.data].index("city labels")
-    drawn = page.evaluate(
-        """(k) => [...document.querySelectorAll('.scatterlayer .trace')[k].querySelectorAll('text')]
+    frame, _, _ = board_frame(usa, 900, None, 40.0, Scene(usa).legend_base())
+    drawn = page.evaluate(  # the trace found by its uid (tests/e2e/plotly_dom.py), not by its place
+        """(uid) => [...document.querySelector('.js-plotly-plot .trace.trace' + uid).querySelectorAll('text')]
              .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.x, r.y, r.width, r.height]; })""",
-        k,
+        "city-labels",
     )
     assert plot["width"] == frame.width and plot["height"] == pytest.approx(frame.height, abs=1)
     _check_text_boxes(frame, drawn, plot["x"], plot["y"])
@@ -407,16 +406,15 @@ def test_plotly_labels_in_chromium(page, map_id, tmp_path):
     page.goto((tmp_path / "board.html").as_uri())
     page.wait_for_selector(".nsewdrag")
     plot = page.locator(".nsewdrag").first.bounding_box()
-    frame, _, _ = board_frame(m, 900, None, 40.0, Scene(m).legend_names())
+    frame, _, _ = board_frame(m, 900, None, 40.0, Scene(m).legend_base())
     assert plot["width"] == frame.width and plot["height"] == pytest.approx(frame.height, abs=1)
     drawn = []
     for name in ("city labels", "edge labels"):
         if name in [t.name for t in fig.data]:
-            k = [t.name for t in fig.data].index(name)
             drawn += page.evaluate(
-                """(k) => [...document.querySelectorAll('.scatterlayer .trace')[k].querySelectorAll('text')]
+                """(uid) => [...document.querySelector('.js-plotly-plot .trace.trace' + uid).querySelectorAll('text')]
                      .map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.x, r.y, r.width, r.height]; })""",
-                k,
+                name.replace(" ", "-"),
             )
     by_kind = [lab for lab in frame.labels if lab.kind != "edge"] + [lab for lab in frame.labels if lab.kind == "edge"]
     # the figure draws the city labels, then the edge labels

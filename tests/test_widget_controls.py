@@ -178,7 +178,8 @@ def test_a_city_click_without_a_build_control_says_there_is_nothing_to_build():
     find(widget, "ttr-keep").click()
     k = city_trace_index(widget.fig)
     trace = widget.fig.data[k]
-    trace._dispatch_on_click(Points(point_inds=[list(trace.customdata).index("Chicago")], trace_index=k), None)
+    i = list(trace.customdata).index("Chicago")
+    trace._dispatch_on_click(Points(point_inds=[i], xs=[trace.x[i]], ys=[trace.y[i]], trace_index=k), None)
     assert "Nothing to build in Chicago: the usa edition has no stations or harbors" in widget.status
 
 

@@ -778,8 +778,9 @@ def test_every_board_widget_uses_the_front_end_that_keeps_its_updates():
 
 
 def test_a_tall_board_and_a_wide_score_table_still_fit_the_side_panel():
-    """Rails & Sails World: the ticket choice's legend would make the board 583 px tall;
-    it is drawn BOARD_MAX_PX tall all game, and the score table turns (a row per count)."""
+    """Rails & Sails World: the ticket choice's long legend does not make the board taller (it
+    scrolls in the legend's room, issue 19): the board is as tall all game, within BOARD_MAX_PX,
+    and the score table turns (a row per count)."""
     from ttr_lab.widgets.play_layout import BOARD_MAX_PX
 
     widget = ttr_lab.play("rails_and_sails", players=["You", "bot"], seed=SEED)
@@ -787,7 +788,7 @@ def test_a_tall_board_and_a_wide_score_table_still_fit_the_side_panel():
     find(widget, "ttr-keep").click()
     find(widget, "ttr-choose-pieces").click()
     heights.append(widget.fig.layout.height)
-    assert heights == [BOARD_MAX_PX, BOARD_MAX_PX]
+    assert heights[0] == heights[1] <= BOARD_MAX_PX
     table = find(widget, "ttr-scores").value
     assert 'class="ttr-scores-turned"' in table and "<tr><th>harbors</th>" in table and "▶ You" in table
     usa = ttr_lab.play("usa", players=["You", "bot"], seed=SEED)

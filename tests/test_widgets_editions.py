@@ -157,7 +157,14 @@ def test_city_click_through_the_plotly_callback():
     trace = widget.fig.data[city_trace_index(widget.fig)]
     i = list(trace.customdata).index("Roma")
     trace._dispatch_on_click(
-        Points(point_inds=[i], trace_name="cities", trace_index=city_trace_index(widget.fig)), None
+        Points(
+            point_inds=[i],
+            xs=[trace.x[i]],
+            ys=[trace.y[i]],
+            trace_name="cities",
+            trace_index=city_trace_index(widget.fig),
+        ),
+        None,
     )
     assert widget.game.stations() == {"Roma": 0}  # a single payment: built at once
 

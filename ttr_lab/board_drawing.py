@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, text_scale, title_top
+from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, legend_height, text_scale, title_top
 from .board_geometry import Space
 from .board_labels import DOT_R, FONT
 from .board_letters import color_letters, letter_px
@@ -290,7 +290,9 @@ def scene_svg(
     top = title_top(width, bool(text))
     k = text_scale(width)
     names = scene.legend_names()
-    frame, _bottom, total = board_frame(scene.map, width, height, top, names)
+    frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_base())  # as the figure's
+    if not height:  # a legend longer than the figure's room (which scrolls there) makes the picture taller
+        total += max(legend_height(names, width - 2 * SIDE_PX, k) + 4.0 - bottom, 0.0)
     total = float(height) if height else math.ceil(total)
     pen = _Pen(frame)
     _routes(pen, scene, show_color_letters)

@@ -5,8 +5,14 @@ a given size, then sets the ranges to hold every city, car space, label and
 badge with a small margin, so no label is clipped at the plot's edge.  The
 labels are placed 3% larger than they are drawn, so a plot a little smaller
 than planned still holds them.  :func:`board_frame` adds the title and the
-legend around the plot (the legend's height is worked out from its entries,
-as plotly lays out a horizontal legend).
+legend around the plot.  The legend's room below the map is sized by the
+entries every board of a game shows (its route styles, its seats, the last
+move) plus :data:`SPARE_ROWS` rows for what comes and goes (a highlight,
+paths, tickets, stations, harbors), never by the entries shown now: so a
+board keeps its plot area, axis ranges and aspect at every redraw of a game
+(issue 19), and a legend longer than its room scrolls (plotly) rather than
+moving the map.  The rows are worked out as plotly lays out a horizontal
+legend.
 
 Text grows with the picture: :func:`text_scale` is the picture's width over
 :data:`DEFAULT_WIDTH` (900 px), kept within 1 and 2, and every font of the
@@ -38,6 +44,7 @@ __all__ = [
     "SIDE_PX",
     "LEGEND_PX",
     "LEGEND_ROW_PX",
+    "SPARE_ROWS",
     "TITLE_PX",
     "DEFAULT_WIDTH",
     "Frame",
@@ -53,6 +60,7 @@ Box = tuple[float, float, float, float]
 SIDE_PX = 10.0  # left and right margins of a board picture
 LEGEND_PX = 11.0  # legend font size
 LEGEND_ROW_PX = 20.0
+SPARE_ROWS = 2  # legend rows kept free for the entries that come and go during a game
 TITLE_PX = 16  # title font size
 DEFAULT_WIDTH = 900  # a board picture's width when none is given
 _TEXT_BOUNDS = (1.0, 2.0)  # text_scale's range
@@ -188,29 +196,47 @@ def legend_rows(names: list[str], width: float, text: float = 1.0) -> tuple[int,
     return -(-len(names) // cols), col
 
 
-def legend_height(names: list[str], width: float, text: float = 1.0) -> float:
-    """Height of a horizontal legend of ``names`` wrapped at ``width`` pixels (0 if empty)."""
-    if not names:
+def legend_height(names: list[str], width: float, text: float = 1.0, spare: int = 0) -> float:
+    """Height of a horizontal legend of ``names`` wrapped at ``width`` pixels, plus ``spare``
+    empty rows (0 if there is nothing at all)."""
+    if not names and not spare:
         return 0.0
-    return legend_rows(names, width, text)[0] * legend_px(text)[1] + 8.0
+    rows = legend_rows(names, width, text)[0] if names else 0
+    return (rows + spare) * legend_px(text)[1] + 8.0
 
 
 def board_frame(
-    m: Map, width: float, height: float | None, top: float, legend: list[str]
+    m: Map, width: float, height: float | None, top: float, legend: list[str], spare: int = SPARE_ROWS
 ) -> tuple[Frame, float, float]:
     """The frame of a ``width`` x ``height`` picture with ``top`` pixels of title and a legend below.
 
-    Returns ``(frame, bottom margin, total height)``; without a height the
-    picture is as tall as the map needs (at most 0.64 of its width, plus the
-    title and the legend).  Fonts are scaled by :func:`text_scale` of ``width``.
+    Returns ``(frame, bottom margin, total height)``.  The plot is as tall as
+    the map needs at this width (at most 0.64 of the picture's width).  The
+    legend's room below it holds ``legend`` (the entries always shown) and
+    ``spare`` more rows; with a ``height``, the legend takes whatever the
+    map leaves, and the map is scaled down only when it would leave less
+    than that room.  Nothing here depends on what a board shows at the
+    moment, so every redraw of a game has the same plot area and ranges.
+    Fonts are scaled by :func:`text_scale` of ``width``.
+
+    >>> from ttr_lab.data import load_map
+    >>> usa = load_map("usa")
+    >>> f, bottom, total = board_frame(usa, 620, None, 8.0, ["claimed by Ada", "claimed by Bo"])
+    >>> f.width, f.height, bottom, total
+    (600.0, 383.0, 72.0, 463.0)
+    >>> f, bottom, total = board_frame(usa, 620, 496, 8.0, ["claimed by Ada", "claimed by Bo"])
+    >>> f.height, bottom, total  # the same map; the legend has the rest
+    (383.0, 105.0, 496.0)
     """
     k = text_scale(width)
-    bottom = legend_height(legend, width - 2 * SIDE_PX, k) + 4.0
     plot_w = width - 2 * SIDE_PX
-    if height is None:
-        f = frame(m, plot_w, text=k)
-        if f.height > _MAX_ASPECT * width:
-            f = frame(m, plot_w, float(round(_MAX_ASPECT * width)), text=k)
-    else:
-        f = frame(m, plot_w, max(float(height) - top - bottom, 60.0), text=k)
-    return f, bottom, top + f.height + bottom
+    room = legend_height(legend, plot_w, k, spare) + 4.0
+    f = frame(m, plot_w, text=k)
+    if f.height > _MAX_ASPECT * width:
+        f = frame(m, plot_w, float(round(_MAX_ASPECT * width)), text=k)
+    if height is not None:
+        avail = max(float(height) - top - room, 60.0)
+        if f.height > avail:
+            f = frame(m, plot_w, avail, text=k)
+        room = max(float(height) - top - f.height, 0.0)
+    return f, room, top + f.height + room

@@ -366,6 +366,19 @@ class Scene:
                 items.append((rank, name))
         return [n for _, n in sorted(items)]
 
+    def legend_base(self) -> list[str]:
+        """The legend entries every board of this game shows, whatever its overlays: the route
+        styles, the seats and the last-move halo.  Both drawings size the legend's room by these
+        (and a few spare rows, :func:`ttr_lab.board_frame.board_frame`), never by the entries
+        shown now, so a redraw never moves the map.
+
+        >>> from ttr_lab.data import load_map
+        >>> Scene(load_map("usa"), player_names=["Ada"], highlight=[1]).legend_base()
+        ['train route: one box a car', 'claimed by Ada', 'last move (halo)']
+        """
+        items = [STYLES[s] for s in self.styles] + [f"claimed by {n}" for n in self.names]
+        return items + ([LAST_MOVE] if self.show_last and self.names else [])
+
     def owner_name(self, rid: int) -> str | None:
         seat = self.owners.get(rid)
         return self.names[seat] if seat is not None else None

@@ -34,33 +34,52 @@ never re-sent by a redraw): ``tracks`` (the thin line under land routes),
 spaces, one path per (style, colour) on the map.
 
 Trace order (one ``scatter`` trace each; every trace has a unique ``meta`` key,
-shown in brackets where it differs from the name)::
+shown in brackets where it differs from the name, a ``uid`` made from it by
+:func:`trace_uid` and the ``zorder`` of its layer, in brackets after)::
 
-    highlight               dashed violet frame around each highlighted route (if highlight)
-    last move of <name>     [last:<i>] halo under the seat's last move (one per seat; if last_moves)
-    <path name>             [path:<i>] translucent band per path      (if paths)
-    ferry marks             "L" on free locomotive spaces             (map has ferries)
-    color letters           R, G, B... in each free route's boxes    (if show_color_letters)
-    claimed by <name>       [seat:<i>] the seat's pieces, edged in black, and marks (one per seat, even when empty)
-    lengths                 the length on each route's middle space   (if show_lengths)
-    ticket lines, tickets   dotted lines and rings for ticket cities  (if tickets)
-    stations                square behind each station city           (if stations)
-    label leaders           lines from a moved label to its city      (if any)
-    routes                  CLICKABLE: a faint marker on every car space (two on a long one), customdata = route id
-    harbors                 anchor badge beside each harbor city      (if harbors)
-    cities                  CLICKABLE: one marker per city, map order, customdata = name
-    city labels             the placed names
-    edge labels             far-side city names at the cut edge       (wrapping maps)
+    routes                  CLICKABLE: a faint marker on every car space (two on a long one), customdata = route id [2]
+    cities                  CLICKABLE: one marker per city, map order, customdata = name [2]
+    harbors                 anchor badge beside each harbor city [2]
+    highlight               dashed violet frame around each highlighted route [0]
+    last move of <name>     [last:<i>] halo under the seat's last move (one per seat; if last_moves) [0]
+    ferry marks             "L" on free locomotive spaces             (map has ferries) [1]
+    color letters           R, G, B... in each free route's boxes    (if show_color_letters) [1]
+    claimed by <name>       [seat:<i>] the seat's pieces, edged in black, and marks (one per seat, even when empty) [1]
+    lengths                 the length on each route's middle space   (if show_lengths) [1]
+    ticket lines, tickets   dotted lines and rings for ticket cities [1]
+    stations                square behind each station city [1]
+    label leaders           lines from a moved label to its city      (if any) [1]
+    city labels             the placed names [3]
+    edge labels             far-side city names at the cut edge       (wrapping maps) [3]
     <style description>     [legend:<style>] legend-only samples, no points
     last move (halo)        [legend:last] legend-only sample           (if last_moves)
+    <path name>             [path:<i>] translucent band per path [0]
+
+The set of traces depends only on the map, the seats and the options that
+stay for a game (``last_moves``, ``show_lengths``, ``show_color_letters``):
+an overlay that shows nothing (no highlight, tickets, stations or harbors)
+is still there, with no points, an empty name and no legend entry.  Paths
+come last, one trace each; :func:`update_board` empties a path it no longer
+shows and adds one beyond those the figure has at the end.  So no redraw
+moves a trace, and the clickable ``routes`` and ``cities`` are always
+``fig.data[0]`` and ``fig.data[1]`` (issue 19: a click sent while the
+browser still showed the previous board named a trace by its index).
+plotly draws each ``zorder`` in a layer of its own, lowest first, so the
+order of ``fig.data`` is not the order of drawing.
+
+The picture's size, margins and axis ranges also stay for a game: the
+legend's room below the map is sized by the entries always shown (route
+styles, seats, the last-move halo) and two spare rows, not by what the
+legend shows now, and a longer legend scrolls
+(:func:`ttr_lab.board_frame.board_frame`).
 
 Only ``routes`` and ``cities`` answer hover and clicks; every other trace has
 ``hoverinfo="skip"``, so an overlay never steals a click.  Because ``routes``
 has a point on every car space (nearly transparent, as big as the space is
-thick), a click anywhere along a route picks that route; :func:`route_at`
-maps the clicked point back to its route id.  The index of ``routes``
-depends on the overlays and the number of seats (pass ``player_names`` from
-the start to fix it), so find it with :func:`route_trace_index`.
+thick), a click anywhere along a route picks that route; :func:`clicked_route`
+maps a click (plotly's ``Points``: the point's index and the ``x``/``y`` the
+browser clicked) to its route id, and answers None when the point at that
+index is not where the browser drew it (:func:`clicked_city` likewise).
 :func:`update_board` keeps trace *objects* alive, so
 ``fig.data[route_trace_index(fig)].on_click`` registered once keeps working
 after every redraw.
@@ -80,16 +99,22 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import plotly.graph_objects as go
+try:
+    import plotly.graph_objects as go
+except ImportError as e:  # the [lab] extra is missing: say so, with the command that installs it
+    from .extras import missing_extra
+
+    raise missing_extra("lab", "drawing a board with plotly (ttr_lab.render)", "plotly") from e
 
 from .board_drawing import PLOTLY_MIME, SVG_MIME, scene_svg
 from .board_scene import PATH_COLORS, PLAYER_COLORS, ROUTE_COLORS, SEAT_MARKS, Scene
 from .errors import NotFoundError
 from .render_figure import build
-from .render_traces import CITIES, ROUTES
+from .render_traces import CITIES, ROUTES, trace_uid
 from .render_update import update_board
 
 __all__ = [
@@ -104,6 +129,10 @@ __all__ = [
     "city_trace_index",
     "route_at",
     "city_at",
+    "clicked_route",
+    "clicked_city",
+    "trace_uid",
+    "STALE_CLICK",
 ]
 
 
@@ -187,7 +216,7 @@ def board_figure(
     >>> from ttr_lab.data import load_map
     >>> fig = board_figure(load_map("usa"), highlight=[1], tickets=[("Boston", "Miami")])
     >>> [t.name for t in fig.data if t.name in ("highlight", "tickets", "routes", "cities")]
-    ['highlight', 'tickets', 'routes', 'cities']
+    ['routes', 'cities', 'highlight', 'tickets']
 
     Colour letters in the boxes, and a board for a projector (its text grows with the width):
 
@@ -285,6 +314,9 @@ class BoardFigure(go.Figure):
 
 # --------------------------------------------------------------------------- lookups
 
+#: What a widget says when a click cannot be matched to the board the person saw (issue 19).
+STALE_CLICK = "The board was updating when you clicked, so that click was not used: click again."
+
 
 def _trace_index(fig: Any, name: str) -> int:
     for i, t in enumerate(fig.data):
@@ -294,7 +326,7 @@ def _trace_index(fig: Any, name: str) -> int:
 
 
 def route_trace_index(fig: Any) -> int:
-    """Index in ``fig.data`` of the clickable ``"routes"`` trace.
+    """Index in ``fig.data`` of the clickable ``"routes"`` trace (0 in a board this module drew).
 
     >>> from ttr_lab.data import load_map
     >>> fig = board_figure(load_map("usa"))
@@ -305,14 +337,15 @@ def route_trace_index(fig: Any) -> int:
 
 
 def city_trace_index(fig: Any) -> int:
-    """Index in ``fig.data`` of the clickable ``"cities"`` trace."""
+    """Index in ``fig.data`` of the clickable ``"cities"`` trace (1 in a board this module drew)."""
     return _trace_index(fig, CITIES)
 
 
 def route_at(fig: Any, point_index: int) -> int:
     """The route id of point ``point_index`` of the ``"routes"`` trace (a point per car space).
 
-    In a click callback: ``route_at(fig, points.point_inds[0])``.
+    For a click from the browser use :func:`clicked_route`, which also checks
+    that the point is the one the person clicked.
     """
     return int(fig.data[route_trace_index(fig)].customdata[point_index])
 
@@ -320,3 +353,58 @@ def route_at(fig: Any, point_index: int) -> int:
 def city_at(fig: Any, point_index: int) -> str:
     """The city name of point ``point_index`` of the ``"cities"`` trace."""
     return str(fig.data[city_trace_index(fig)].customdata[point_index])
+
+
+def _near(a: Any, b: Any) -> bool:
+    try:
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-6)
+    except (TypeError, ValueError):
+        return False
+
+
+def _clicked(fig: Any, points: Any, name: str) -> Any:
+    """The ``customdata`` (route id, city name) of the point a click on trace ``name`` names, or
+    None when the click cannot be matched to what the person saw: the trace the browser named is
+    not that clickable trace, the point is not there, or the browser's ``x``/``y`` for the point
+    differ from the figure's (the board changed after the browser drew it).  A click never names
+    a point by index alone: plotly's ``Points`` carry the index and the coordinates clicked."""
+    inds = list(getattr(points, "point_inds", None) or ())
+    xs = list(getattr(points, "xs", None) or ())
+    ys = list(getattr(points, "ys", None) or ())
+    try:
+        k = _trace_index(fig, name)
+    except NotFoundError:
+        return None
+    if not inds or not xs or not ys or getattr(points, "trace_index", k) != k:
+        return None
+    trace, i = fig.data[k], inds[0]
+    ids = trace.customdata
+    if ids is None or not isinstance(i, int) or not 0 <= i < len(ids) or i >= len(trace.x) or i >= len(trace.y):
+        return None
+    if not (_near(xs[0], trace.x[i]) and _near(ys[0], trace.y[i])):
+        return None
+    return ids[i]
+
+
+def clicked_route(fig: Any, points: Any) -> int | None:
+    """The route id a click on the ``"routes"`` trace names (``points``: plotly's ``Points`` of
+    an ``on_click`` callback), or None if the click cannot be matched to the board the person saw
+    (show :data:`STALE_CLICK` then, and change nothing).
+
+    >>> from types import SimpleNamespace as Click
+    >>> from ttr_lab.data import load_map
+    >>> fig = board_figure(load_map("usa"))
+    >>> t = fig.data[route_trace_index(fig)]
+    >>> clicked_route(fig, Click(point_inds=[7], xs=[t.x[7]], ys=[t.y[7]], trace_index=0)) == t.customdata[7]
+    True
+    >>> clicked_route(fig, Click(point_inds=[7], xs=[t.x[8]], ys=[t.y[8]], trace_index=0)) is None  # drawn elsewhere
+    True
+    """
+    rid = _clicked(fig, points, ROUTES)
+    return None if rid is None else int(rid)
+
+
+def clicked_city(fig: Any, points: Any) -> str | None:
+    """The city a click on the ``"cities"`` trace names, or None (as :func:`clicked_route`)."""
+    city = _clicked(fig, points, CITIES)
+    return None if city is None else str(city)

@@ -15,18 +15,18 @@ from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, l
 from .board_labels import DOT_R, FONT
 from .board_scene import LAST_MOVE, ROUTE_COLORS, STYLES, Scene, route_facts
 from .data import Map
+from .render_overlays import city_overlays, harbor_trace, path_traces, under_traces
 from .render_traces import (
     CITIES,
     EDGE,
     HALO,
     ROUTES,
-    city_overlays,
-    harbor_trace,
+    layer,
     line,
     scatter,
     space_traces,
     static_shapes,
-    under_traces,
+    trace_uid,
 )
 
 __all__ = ["build", "build_from"]
@@ -251,18 +251,30 @@ def build(
     show_lengths: bool = False,
     show_color_letters: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The traces and the layout of a board, as plain dicts."""
+    """The traces and the layout of a board, as plain dicts.
+
+    The clickable ``routes`` and ``cities`` come first, then the same
+    traces for every board of a game whatever it shows (the order is in
+    :mod:`ttr_lab.render`), then one per path; each has ``uid``
+    :func:`~ttr_lab.render_traces.trace_uid` of its ``meta`` key and the
+    ``zorder`` of its layer (:func:`~ttr_lab.render_traces.layer`).
+    """
     has_title = title is None or bool(title)
     width = int(width or DEFAULT_WIDTH)
     top = title_top(width, has_title)
-    frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_names())
+    frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_base())
     px = frame.scale
-    traces = under_traces(scene, px) + space_traces(scene, px, show_color_letters, show_lengths)
+    traces = [_routes_trace(scene, px), _cities_trace(scene)] + harbor_trace(scene, frame)
+    traces += under_traces(scene, px) + space_traces(scene, px, show_color_letters, show_lengths)
     if show_lengths:
         traces.append(_lengths_trace(scene, px))
     traces += city_overlays(scene, frame)
-    traces += [_routes_trace(scene, px)] + harbor_trace(scene, frame) + [_cities_trace(scene)]
-    traces += _label_traces(frame, scene.geo.digits) + _legend_traces(scene)
+    traces += _label_traces(frame, scene.geo.digits) + _legend_traces(scene) + path_traces(scene, px)
+    for t in traces:
+        t["uid"] = trace_uid(t["meta"])
+        z = layer(t["meta"])
+        if z:
+            t["zorder"] = z
     return traces, _layout(scene, frame, title, width, int(height or round(total)), top, bottom)
 
 
@@ -305,6 +317,7 @@ def _layout(
             yanchor="top",
             traceorder="normal",
             font=dict(size=legend_px(k)[0]),
+            maxheight=max(round(bottom - 4), 30),  # a longer legend scrolls: it never takes the map's room
             bgcolor="rgba(255,255,255,0)",
             itemsizing="constant",
         ),

@@ -2,25 +2,28 @@
 
 Used by :mod:`ttr_lab.render_figure`, which adds the clickable traces, the
 labels and the layout; the trace order is documented in :mod:`ttr_lab.render`.
+Every overlay is one trace whatever it shows: one that shows nothing has no
+points, an empty name and no legend entry (issue 19: a redraw changes what
+traces hold, never which traces there are or their order).
 No plotly import: these are dicts, validated once by ``go.Figure``.
+
+>>> trace_uid("seat:1"), trace_uid("routes"), layer("cities"), layer("path:0")
+('seat-1', 'routes', 2, 0)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
-from .board_frame import Frame
 from .board_geometry import Space
-from .board_labels import DOT_R, FONT
+from .board_labels import FONT
 from .board_letters import DARK_INK, color_letters, letter_px
 from .board_scene import (
-    HIGHLIGHT,
     ROUTE_COLORS,
     Scene,
     contrast,
-    highlight_frames,
-    highlight_pen,
     style_of,
     tunnel_edge,
 )
@@ -34,9 +37,8 @@ __all__ = [
     "edge",
     "static_shapes",
     "space_traces",
-    "under_traces",
-    "city_overlays",
-    "harbor_trace",
+    "trace_uid",
+    "layer",
     "ROUTES",
     "CITIES",
     "LETTERS",
@@ -55,6 +57,29 @@ HALO = "rgba(96,125,139,0.45)"  # the legend's sample of a last-move halo
 def scatter(**props: Any) -> dict[str, Any]:
     """A scatter trace as a plain dict (validated once, by ``go.Figure`` or on assignment)."""
     return {"type": "scatter", **{k: v for k, v in props.items() if v is not None}}
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def trace_uid(key: str) -> str:
+    """The ``uid`` of the board trace whose ``meta`` key is ``key``: the key with every character
+    but letters, digits, ``_`` and ``-`` made a ``-``.  plotly draws the trace as
+    ``<g class="trace scatter trace<uid>">``, so a browser finds a trace by it."""
+    return _UNSAFE.sub("-", str(key))
+
+
+#: ``zorder`` of each kind of trace (plotly draws each value in a layer of its own, lowest first):
+#: 0 under the pieces (highlight, last-move halos, paths), 1 the pieces and what sits on them,
+#: 2 the clickable routes and cities (and the harbor badges), 3 the labels
+_LAYERS = {"routes": 2, "cities": 2, "harbors": 2, "city labels": 3, "edge labels": 3}
+
+
+def layer(key: str) -> int:
+    """The ``zorder`` of the board trace whose ``meta`` key is ``key`` (see :data:`_LAYERS`)."""
+    if key in _LAYERS:
+        return _LAYERS[key]
+    return 0 if key == "highlight" or key.startswith(("last:", "path:")) else 1
 
 
 def polys(polys: Iterable[list[tuple[float, float]]]) -> tuple[list[Any], list[Any]]:
@@ -242,146 +267,3 @@ def _letters_trace(scene: Scene, px: float, lengths: bool) -> dict[str, Any]:
         showlegend=False,
         hoverinfo="skip",
     )
-
-
-# --------------------------------------------------------------------------- overlays
-
-
-def under_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
-    """The highlight frames (dashed, outside the spaces), path rings around their spaces and the
-    last-move halos (under the claimed pieces); ``px`` is pixels per board unit."""
-    geo, traces = scene.geo, []
-    if scene.highlight:
-        width, dash, gap = highlight_pen(geo.thick * px)
-        outline = polys(highlight_frames(geo, scene.highlight))
-        traces.append(
-            line("highlight", outline, HIGHLIGHT, width, dash=f"{dash}px,{gap}px", legend=True, legendrank=400)
-        )
-    for seat, name in enumerate(scene.names if scene.show_last else ()):
-        move = scene.last.get(seat)
-        color = _translucent(scene.seat_color[seat], 0.5)
-        if move is not None and move[0] != "route":
-            x, y = geo.xy[move[1]]
-            traces.append(
-                scatter(
-                    x=[x],
-                    y=[y],
-                    mode="markers",
-                    name=f"last move of {name}",
-                    meta=f"last:{seat}",
-                    marker=dict(symbol="circle", size=30, color=color, line=dict(width=0)),
-                    hoverinfo="skip",
-                    showlegend=False,
-                    legendgroup="last",
-                )
-            )
-        else:
-            ids = [move[1]] if move is not None else []
-            xy = center_lines(scene, ids)
-            traces.append(line(f"last move of {name}", xy, color, 17, meta=f"last:{seat}", legendgroup="last"))
-    for i, (name, ids, color) in enumerate(scene.paths):
-        outline = polys(geo.polygons(ids))
-        traces.append(
-            line(name, outline, color.replace("0.4", "0.8"), 5, legend=True, meta=f"path:{i}", legendrank=300 + i)
-        )
-    return traces
-
-
-def _translucent(color: str, alpha: float) -> str:
-    h = color.lstrip("#")
-    if len(h) != 6:
-        return color
-    try:
-        r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
-    except ValueError:
-        return color
-    return f"rgba({r},{g},{b},{alpha})"
-
-
-def city_overlays(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
-    """Ticket lines and rings, station squares (all unclickable)."""
-    geo, traces = scene.geo, []
-    if scene.tickets:
-        lx: list[Any] = []
-        ly: list[Any] = []
-        for cities, _ in scene.tickets:
-            for c0, c1 in zip(cities, cities[1:]):
-                lx += [geo.xy[c0][0], geo.xy[c1][0], None]
-                ly += [geo.xy[c0][1], geo.xy[c1][1], None]
-        ringed = list(scene.ticket_notes)
-        traces.append(line("ticket lines", (lx, ly), "#b8860b", 1.5, dash="dot", legendgroup="tickets"))
-        traces.append(
-            scatter(
-                x=[geo.xy[c][0] for c in ringed],
-                y=[geo.xy[c][1] for c in ringed],
-                mode="markers",
-                name="tickets",
-                meta="tickets",
-                legendgroup="tickets",
-                legendrank=500,
-                hoverinfo="skip",
-                marker=dict(
-                    symbol="circle-open", size=2 * DOT_R + 9, color="#ff8f00", line=dict(color="#ff8f00", width=3)
-                ),
-            )
-        )
-    if scene.stations:
-        cs = list(scene.stations)
-        traces.append(
-            scatter(
-                x=[geo.xy[c][0] for c in cs],
-                y=[geo.xy[c][1] for c in cs],
-                mode="markers",
-                name="stations",
-                meta="stations",
-                legendrank=510,
-                hoverinfo="skip",
-                marker=dict(
-                    symbol="square",
-                    size=2 * DOT_R + 5,
-                    color=[scene.seat_color[scene.stations[c]] for c in cs],
-                    line=dict(color="#111111", width=1.5),
-                ),
-            )
-        )
-    leaders = [lab.leader for lab in frame.labels if lab.leader]
-    if leaders:
-        d = geo.digits
-        xs = [v if v is None else round(v, d) for p, q in leaders for v in (p[0], q[0], None)]
-        ys = [v if v is None else round(v, d) for p, q in leaders for v in (p[1], q[1], None)]
-        traces.append(line("label leaders", (xs, ys), "#607d8b", 0.9))
-    return traces
-
-
-def harbor_trace(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
-    if not scene.harbors:
-        return []
-    cs = list(scene.harbors)
-    at = [frame.badges.get(c) or _beside(scene, frame, c) for c in cs]
-    return [
-        scatter(
-            x=[p[0] for p in at],
-            y=[p[1] for p in at],
-            mode="markers+text",
-            name="harbors",
-            meta="harbors",
-            legendrank=520,
-            hoverinfo="skip",
-            text=["⚓"] * len(cs),
-            textposition="middle center",
-            textfont=dict(color="#ffffff", size=10),
-            marker=dict(
-                symbol="circle",
-                size=15,
-                color=[scene.seat_color[scene.harbors[c]] for c in cs],
-                line=dict(color="#111111", width=1),
-            ),
-        )
-    ]
-
-
-def _beside(scene: Scene, frame: Frame, city: str) -> tuple[float, float]:
-    """Below and right of a city that has no harbor spot (not a harbor city on this map)."""
-    x, y = scene.geo.xy[city]
-    d = (DOT_R + 9) / frame.scale
-    return (x + d, y - d)

@@ -3,7 +3,10 @@
 Only what changed is set and sent: one ``plotly_restyle`` for every changed
 property of every trace, the layout (whose shapes hold the board's spaces)
 only when it changed, and a ``FigureWidget``'s synced snapshot refreshed by
-copying the changed traces alone.
+copying the changed traces alone.  A board's traces stay where they are
+(issue 19): an overlay that goes is emptied, not removed, and a path beyond
+those the board had is added at the end, so the clickable ``routes`` and
+``cities`` (the first two) and every other trace keep their indices.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 from plotly.basedatatypes import Undefined
 
 from .render_figure import build_from
+from .render_overlays import empty_path
 
 __all__ = ["update_board"]
 
@@ -30,11 +34,14 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     are matched by their ``meta`` key; only the properties whose value changed
     are set, all in one ``plotly_restyle`` (a claim sends the pieces, the
     clickable trace's owners and colours, not the board), so trace objects
-    (and callbacks registered with ``on_click``) survive.  Traces that appear
-    or disappear (a new path, a highlight) are added or removed.
-    The axis ranges are left alone unless the map changed, so the user's zoom
-    stays.  A ``FigureWidget``'s synced state is refreshed too, so a late or
-    reloaded view is not stale.
+    (and callbacks registered with ``on_click``) survive.  No trace moves:
+    an overlay that shows nothing now (a highlight, a path) is emptied, and
+    a path beyond those the figure has is added at the end.  The axis
+    ranges are left alone when the map and the picture's size and margins
+    are the same (which :func:`~ttr_lab.board_frame.board_frame` keeps for
+    a game), so the user's zoom stays; otherwise they are set anew.  A
+    ``FigureWidget``'s synced state is refreshed too, so a late or reloaded
+    view is not stale.
 
     Returns ``fig``.
 
@@ -42,20 +49,26 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     >>> from ttr_lab.render import board_figure, route_trace_index
     >>> usa = load_map("usa")
     >>> fig = board_figure(usa, player_names=["Ada", "Bo"])
-    >>> k = route_trace_index(fig)
-    >>> _ = update_board(fig, usa, owners={1: 0}, player_names=["Ada", "Bo"])
-    >>> route_trace_index(fig) == k, fig.data[k].text[0]
+    >>> keys = [t.meta for t in fig.data]
+    >>> _ = update_board(fig, usa, owners={1: 0}, player_names=["Ada", "Bo"], highlight=[5], paths=[[1, 2]])
+    >>> [t.meta for t in fig.data] == keys + ["path:0"], fig.data[route_trace_index(fig)].text[0]
     (True, '2 gray<br>claimed by Ada')
+    >>> _ = update_board(fig, usa, owners={1: 0}, player_names=["Ada", "Bo"])
+    >>> [t.meta for t in fig.data] == keys + ["path:0"], fig.data[-1].name, len(fig.data[-1].x)
+    (True, '', 1)
     """
     traces, layout = build_from(obj, **options)
     meta = fig.layout.meta
     same_map = isinstance(meta, dict) and meta.get("map") == layout["meta"]["map"]
+    slots = sum(1 for t in fig.data if str(t.meta).startswith("path:"))
+    shown = sum(1 for t in traces if t["meta"].startswith("path:"))
+    traces += [empty_path(i) for i in range(shown, slots)]  # fewer paths than before: the rest emptied
     old = {_key(t): t for t in fig.data}
     if len(old) != len(fig.data):  # not one of ours: start afresh
         old = {}
     wanted = [("scatter", t["meta"]) for t in traces]
     fresh: set[tuple[str, str]] = set()
-    if [_key(t) for t in fig.data] != wanted:
+    if [_key(t) for t in fig.data] != wanted:  # another map, or more paths than before
         keep = set(wanted)
         fig.data = [t for t in fig.data if _key(t) in old and _key(t) in keep]
         missing = [t for t, k in zip(traces, wanted) if k not in old]
@@ -76,8 +89,9 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
         order = sorted(edits)
         keys = sorted({k for d in edits.values() for k in d})
         fig.plotly_restyle({k: [edits[i].get(k, Undefined) for i in order] for k in keys}, trace_indexes=order)
-    if same_map:
-        for axis in ("xaxis", "yaxis"):
+    now = fig.layout._props
+    if same_map and all(_same(now.get(k), layout[k]) for k in ("width", "height", "margin")):
+        for axis in ("xaxis", "yaxis"):  # the same frame: keep what the user zoomed to
             layout[axis].pop("range", None)
     batch = fig.batch_update() if hasattr(fig, "batch_update") else contextlib.nullcontext()
     with batch:

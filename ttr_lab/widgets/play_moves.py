@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Move, cards_in_words
-from ..render import city_trace_index, route_at, route_trace_index
+from ..render import STALE_CLICK, city_trace_index, clicked_city, clicked_route, route_trace_index
 from .control_base import Control, cards_of
 from .control_build import BuildControl
 from .control_exchange import ExchangeControl
@@ -52,6 +52,7 @@ class PlayMoves(PlayParts):
     _checks: list[Any]
     _refuse: Callable[..., bool]
     _say: Callable[..., None]
+    _status_html: Callable[[], str]
     _blocked: Callable[[], bool]
     _refusal_words: Callable[[Move, str, str], str]
     _anchor_point: Callable[[float, float], tuple[float, float] | None]
@@ -247,16 +248,28 @@ class PlayMoves(PlayParts):
         return self._point_anchor(k, names.index(city)) if city in names else ("cards", None)
 
     def _on_route_click(self, trace: Any, points: Any, state: Any) -> None:
+        """A click on the routes trace: the route is the one whose point the browser clicked, checked
+        against its ``x``/``y`` (:func:`~ttr_lab.render.clicked_route`); a click that cannot be
+        matched to the board the person saw is not used, and the status says so (issue 19)."""
         if points.point_inds:
-            i = points.point_inds[0]
-            self._anchor = self._point_anchor(route_trace_index(self.fig), i)
-            self._claim(route_at(self.fig, i))
+            rid = clicked_route(self.fig, points)
+            if rid is None:
+                return self._stale_click()
+            self._anchor = self._point_anchor(route_trace_index(self.fig), points.point_inds[0])
+            self._claim(rid)
 
     def _on_city_click(self, trace: Any, points: Any, state: Any) -> None:
         if points.point_inds:
-            k = city_trace_index(self.fig)
-            self._anchor = self._point_anchor(k, points.point_inds[0])
-            self.click_city(str(self.fig.data[k].customdata[points.point_inds[0]]))
+            city = clicked_city(self.fig, points)
+            if city is None:
+                return self._stale_click()
+            self._anchor = self._point_anchor(city_trace_index(self.fig), points.point_inds[0])
+            self.click_city(city)
+
+    def _stale_click(self) -> None:
+        """Say that a click was not used (:data:`~ttr_lab.render.STALE_CLICK`); nothing else changes."""
+        self._say(STALE_CLICK)
+        self._status.value = self._status_html()
 
     def _confirm_claim(self) -> bool:
         if not self._pending_claim:

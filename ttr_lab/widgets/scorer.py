@@ -35,7 +35,15 @@ import ipywidgets as W
 from ..core.setup import seat_names
 from ..errors import TtrError
 from ..files import Folder, NameTakenError, check_name
-from ..render import board_figure, city_at, city_trace_index, route_at, route_trace_index, update_board
+from ..render import (
+    STALE_CLICK,
+    board_figure,
+    city_trace_index,
+    clicked_city,
+    clicked_route,
+    route_trace_index,
+    update_board,
+)
 from ..scoring import Outcome
 from ..table_score import _edition, score, sheet_from_dict, sheet_to_dict
 from .figure import FigureWidget
@@ -223,12 +231,22 @@ class ScorerWidget(W.VBox):
         self._rescore(lambda: self.exchanged.__setitem__(p, old))
 
     def _on_route_click(self, trace: Any, points: Any, state: Any) -> None:
+        """A click on the routes trace, matched to the point the browser clicked by its ``x``/``y``
+        (:func:`~ttr_lab.render.clicked_route`); one that cannot be matched is not used (issue 19)."""
         if points.point_inds:
-            self.click_route(route_at(self.fig, points.point_inds[0]))
+            rid = clicked_route(self.fig, points)
+            if rid is None:
+                self._say(STALE_CLICK, True)
+            else:
+                self.click_route(rid)
 
     def _on_city_click(self, trace: Any, points: Any, state: Any) -> None:
         if points.point_inds:
-            self.click_city(city_at(self.fig, points.point_inds[0]))
+            city = clicked_city(self.fig, points)
+            if city is None:
+                self._say(STALE_CLICK, True)
+            else:
+                self.click_city(city)
 
     # ------------------------------------------------------------------ scoring and drawing
     def entries(self) -> dict[str, Any]:
