@@ -25,16 +25,20 @@ The widget is thin: the record, the rules and the checks are the library's.
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as W
 
 from ..core.setup import seat_names
-from ..errors import TtrError
+from ..editor import _one_seat
+from ..errors import InvalidMoveError, TtrError
+from ..numerals import read_number
 from ..outcomes import split_outcome
-from ..records import Record
+from ..position import options_to_json
+from ..records import MAX_ENTRY_TEXT, Record
 from ..render import board_figure, update_board
-from ..table_score import _by_seat, _edition
+from ..table_score import _edition
 from ..view import PlayerView
 from .figure import FigureWidget
 from .scorer import ScorerWidget
@@ -55,13 +59,14 @@ class RecorderWidget(W.VBox):
         hand: dict[str, int] | None = None,
         row: list[str] | None = None,
         tickets: list[int] | None = None,
+        options: dict[str, Any] | None = None,
         width: int = 620,
     ) -> None:
         super().__init__()
-        ed = _edition(edition, None)
+        ed = _edition(edition, options)
         names = seat_names(players, ed)
-        me = next(iter(_by_seat("seat", {seat: 0}, names)))
-        start = next(iter(_by_seat("first", {first: 0}, names)))
+        me = _one_seat("seat", seat, names)
+        start = _one_seat("first", first, names)
         n = len(names)
         deal = {
             "first": start,
@@ -69,7 +74,9 @@ class RecorderWidget(W.VBox):
             "rows": [list(row or [])],
             "tickets": [list(tickets or []) if p == me else None for p in range(n)],
         }
-        self.record = Record(ed.name, {}, list(names), None, [], deal=deal, seat=me)
+        opts = options_to_json(ed)
+        opts["first_player"] = start  # who starts is the deal's: the record's option says the same
+        self.record = Record(ed.name, opts, list(names), None, [], deal=deal, seat=me)
         self.seat, self.names, self._width = me, names, width
         self.view: PlayerView = self.record.replay_view()  # checks the deal (RecordError naming the field)
         self.entry = W.Text(placeholder="blind =red, faceup 3 =loco, tickets =3,17,25, claim 45 red:3 ...")
@@ -86,8 +93,17 @@ class RecorderWidget(W.VBox):
         self.moves_log = W.HTML().add_class("ttr-recorder-log")
         self.advice = W.HTML().add_class("ttr-recorder-advice")
         self.fig = FigureWidget(board_figure(ed.map, player_names=names, width=width, title=""))
-        side = W.VBox([self.status, W.HBox([self.entry, enter]), W.HBox([undo, advise]), self.message, self.moves_log])
-        self.children = [W.HBox([self.fig, side]), self.advice]
+        side = W.VBox(
+            [
+                self.status,
+                W.HBox([self.entry, enter]),
+                W.HBox([undo, advise]),
+                self.message,
+                self.advice,
+                self.moves_log,
+            ]
+        )
+        self.children = [W.HBox([self.fig, side])]  # the advice next to its button, not below the fold
         self.add_class("ttr-recorder")
         self.refresh()
 
@@ -103,23 +119,41 @@ class RecorderWidget(W.VBox):
         if words == ["tickets"]:
             k = self.view.edition.draw_tickets[0]
             return "tickets =" + ",".join(["?"] * min(k, self.view.ticket_deck_size))
-        if words[0] == "keep" and len(words) == 2 and words[1].isdigit():
-            return "keep " + " ".join(["?"] * int(words[1]))
+        if words[0] == "keep" and len(words) == 2 and words[1] != "?":
+            # bounded before it is written out: 'keep 30000000' is refused, not expanded
+            ed = self.view.edition
+            most = max(ed.setup_tickets[0], ed.draw_tickets[0])
+            who = self.names[self.view.current_player]
+            k = read_number(
+                words[1],
+                what=f"{text[:40]!r}: {who} keeps tickets you do not see, so give how many (1 to {most})",
+                error=InvalidMoveError,
+                low=1,
+                high=most,
+            )
+            return "keep " + " ".join(["?"] * k)
         return text
 
-    def enter(self, text: str) -> bool:
-        """Add one move (with its outcome); False, with the reason shown, if the replay refuses it."""
-        text = " ".join(str(text).split())
-        if not text:
+    def enter(self, text: Any) -> bool:
+        """Add one move (with its outcome); False, with the reason shown, if the replay refuses it.
+
+        A refused entry changes nothing: the entry is checked on a copy of the
+        record, which is extended only when the whole replay accepts it."""
+        text = text if isinstance(text, str) else str(text)
+        if len(text) > MAX_ENTRY_TEXT:
+            self._say(f"an entry of {len(text)} characters is too long (at most {MAX_ENTRY_TEXT})", True)
             return False
-        written = self._written(text)
-        self.record.moves.append(written)
+        text = " ".join(text.split())
+        if not text:
+            self._say("type a move in notation first, e.g. blind =red or claim 45 red:3", True)
+            return False
         try:
-            view = self.record.replay_view()
+            written = self._written(text)
+            view = replace(self.record, moves=[*self.record.moves, written]).replay_view()
         except TtrError as e:
-            self.record.moves.pop()
             self._say(str(e), True)
             return False
+        self.record.moves.append(written)
         self.view = view
         self.entry.value = ""
         self._say(f"ply {len(self.record.moves)}: {written}")
@@ -130,8 +164,8 @@ class RecorderWidget(W.VBox):
         """Take the last entry back."""
         if not self.record.moves:
             return False
+        self.view = replace(self.record, moves=self.record.moves[:-1]).replay_view()
         self.record.moves.pop()
-        self.view = self.record.replay_view()
         self._say("")
         self.refresh()
         return True
@@ -157,15 +191,37 @@ class RecorderWidget(W.VBox):
         update_board(self.fig, v, width=self._width, title="")
 
     def advise(self, seconds: float = 2.0, **kwargs: Any) -> Any:
-        """The advisor on this seat's view (its moves only when it is this seat's turn)."""
+        """The advisor on this seat's view (its moves only when it is this seat's turn).
+
+        On another seat's turn it says at once whose turn it is and returns
+        None; on this seat's turn the box says "thinking" (and for how long)
+        before the advisor starts, then shows its answer."""
         from ..analysis import advise
 
-        if self.view.current_player != self.seat or self.view.is_over:
-            self._say("the advisor ranks your moves: ask when it is your turn", True)
-            return None
-        advice = advise(self.view, seconds=seconds, progress=False, **kwargs)
-        self.advice.value = f"<pre style='font-size:12px'>{html.escape(str(advice))}</pre>"
+        v, me = self.view, self.names[self.seat]
+        if v.is_over:
+            return self._no_advice("the game is over: nothing to advise (score_table() scores it)")
+        if v.current_player != self.seat:
+            who = self.names[v.current_player]
+            return self._no_advice(
+                f"it is {who}'s turn: the advisor ranks {me}'s moves (this record is kept from {me}'s seat); "
+                f"ask again when it is {me}'s turn"
+            )
+        budget = f"{kwargs['playouts']} playouts" if kwargs.get("playouts") is not None else f"about {seconds:g} s"
+        self.advice.value = f"<i>thinking about {html.escape(me)}'s moves ({html.escape(budget)})...</i>"
+        self._say("")
+        try:
+            advice = advise(v, seconds=seconds, progress=False, **kwargs)
+        except TtrError as e:
+            return self._no_advice(str(e))
+        self.advice.value = f"<pre style='font-size:12px;white-space:pre-wrap'>{html.escape(str(advice))}</pre>"
         return advice
+
+    def _no_advice(self, why: str) -> None:
+        """Say why there is no advice, in the message line and in the advice box (no stale advice stays)."""
+        self._say(why, True)
+        self.advice.value = f"<i>{html.escape(why, quote=False)}</i>"
+        return None
 
     def score_table(self) -> ScorerWidget:
         """The table-game scorer with the board's routes and buildings and this seat's tickets filled in."""
