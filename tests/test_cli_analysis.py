@@ -133,10 +133,61 @@ def test_review_saves_every_column(files, capsys, tmp_path):
     df = pd.read_csv(path)
     assert list(df["ply"]) == [5, 6, 7, 8, 9] and {"win_0", "win_1", "drop", "flag", "best"} <= set(df.columns)
     assert "review" in err  # the progress bar, on stderr
-    # a review that fails leaves no file behind
+    # a review that fails leaves no file behind, not even a temporary one
     bad = tmp_path / "bad.csv"
     status, out, err = run(capsys, "review", files["full"], "--seconds-per-ply", "0", "--save", str(bad))
     assert status == 1 and "seconds_per_ply" in err and not bad.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["review.csv"]
+    # a review saved again over the first: replaced by the whole new one
+    before = path.read_bytes()
+    status, out, _ = run(capsys, "review", files["full"], "--playouts", "3", "--plies", "5-6", "--save", str(path))
+    assert status == 0 and path.read_bytes() != before and list(pd.read_csv(path)["ply"]) == [5, 6]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["review.csv"]
+
+
+@pytest.fixture(scope="module")
+def illegal_at_31(files, tmp_path_factory):
+    """The full record with an illegal move at ply 31 (a keep while a card draw is under way)."""
+    import json
+
+    data = json.loads(open(files["full"], encoding="utf-8").read())
+    assert data["moves"][29:31] == ["blind", "blind"]
+    data["moves"][30] = "keep 1 2"
+    path = tmp_path_factory.mktemp("bad") / "bad31.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),
+        ("replay",),
+        ("advise", "--playouts", "4"),
+        ("advise", "--ply", "10", "--playouts", "4"),
+        ("odds", "--ply", "10"),
+        ("review", "--playouts", "2", "--plies", "1-3", "--no-progress"),
+        ("review", "--playouts", "2", "--plies", "1-3", "--seat", "1", "--no-progress"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_every_command_refuses_a_record_that_does_not_replay(illegal_at_31, capsys, args, tmp_path):
+    """'review' exited 0 on it, and 'advise --ply 10' or 'odds --ply 10' looked
+    only at the first 10 moves: every command now checks the whole record, the same way."""
+    status, out, err = run(capsys, args[0], illegal_at_31, *args[1:])
+    assert (status, out) == (1, "")
+    assert (
+        err
+        == "error: ply 31 ('keep 1 2'): illegal move keep 1 2: a card draw is under way; expected a second card (rule A1)\n"
+    )
+
+
+def test_the_review_function_refuses_a_record_that_does_not_replay(illegal_at_31):
+    from ttr_lab.analysis import review
+    from ttr_lab.errors import RecordError
+
+    with pytest.raises(RecordError, match=r"ply 31 \('keep 1 2'\): illegal move"):
+        review(Record.load(illegal_at_31), playouts=1, plies=[1], progress=False)
 
 
 @pytest.mark.parametrize(

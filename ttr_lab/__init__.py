@@ -10,6 +10,10 @@ Not affiliated with or endorsed by the game's publisher; it ships facts
 'SETUP_TICKETS'
 """
 
+# isort: off
+from . import cli_guard as cli_guard  # first: as the command line, Ctrl-C while importing is one line
+# isort: on
+
 from typing import Any
 
 from . import agents as agents  # registers the FDG agents in ttr_lab.bots.BOTS

@@ -13,10 +13,17 @@ Examples (shell)::
     python -m ttr_lab odds game.json --ply 40 --seat 0
     python -m ttr_lab review game.json --playouts 24
 
+The same commands run as ``ttr-lab`` (the console script); ``--version``
+says which ttr_lab it is.
+
 Every failure is one line on stderr (``error: ...``) and a non-zero exit:
-1 for a game, record or file problem, 2 for a malformed command line.  When
+1 for a game, record or file problem (also an output that cannot be written:
+a closed standard output, a full disk), 2 for a malformed command line, 130
+for Ctrl-C (also while the command starts: :mod:`ttr_lab.cli_guard`).  When
 the output is cut short (``... | head -1``) the command stops quietly, as
-command-line tools do, with the exit status of a broken pipe (141).
+command-line tools do, with the exit status of a broken pipe (141).  Every
+command that reads a game record checks all of it first, the same way
+(:func:`read_game_file`): a record that does not replay fails every command.
 """
 
 from __future__ import annotations
@@ -28,20 +35,24 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from . import cli_guard
 from .bots import BOTS, make_bot, play_game
 from .cli_analysis import ANALYSIS_COMMANDS, add_analysis_commands, run_analysis
 from .editions import edition_names, find_edition
 from .errors import TtrError
+from .extras import missing_extra
 from .numerals import is_numeral, read_number
 from .position import POSITION_FORMAT
 from .records import RECORD_FORMAT, Record
 from .safeio import RECORD_LIMIT, load_json, record_error
 from .state import GameState
 
-__all__ = ["main"]
+__all__ = ["main", "read_game_file"]
 
 #: the exit status of a command whose output pipe was closed (128 + SIGPIPE)
 BROKEN_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+#: the exit status of a command stopped by Ctrl-C (128 + SIGINT)
+INTERRUPTED = cli_guard.INTERRUPTED
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,11 +65,22 @@ class _Parser(argparse.ArgumentParser):
 
 def _fail(message: str) -> None:
     text = " ".join(str(message).split())  # one line, whatever the message holds
-    print(f"error: {text}", file=sys.stderr)
+    try:
+        print(f"error: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # standard error closed or full too: the exit status still tells
+        pass
+
+
+def _prog() -> str:
+    """How the user ran us, for usage lines: ``ttr-lab`` (the console script) or ``python -m ttr_lab``."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "ttr-lab" if name.lower().removesuffix(".exe") == "ttr-lab" else "python -m ttr_lab"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m ttr_lab", description="ttr_lab: an unofficial Ticket to Ride teaching kit")
+    version = sys.modules[__package__ or "ttr_lab"].__version__  # the package is loaded: we are in it
+    p = _Parser(prog=_prog(), description="ttr_lab: an unofficial Ticket to Ride teaching kit")
+    p.add_argument("--version", action="version", version=f"ttr_lab {version}")
     sub = p.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a seeded game between bots and print the final breakdown")
     play.add_argument("--edition", default="usa", help="edition name or alias (see 'editions')")
@@ -124,8 +146,14 @@ def _print_moves(record: Record) -> None:
         print(f"{ply:4d}. {text}")
 
 
-def _read(path: str) -> tuple[str, Any]:
-    """A record or position file: ``("record", Record)`` or ``("position", GameState)``."""
+def read_game_file(path: str) -> tuple[str, Any]:
+    """A record or position file, checked in full: ``("record", Record)`` or ``("position", GameState)``.
+
+    Every command reads its file here, so each refuses a bad file the same
+    way: a position must be possible (``GameState.from_dict``), and a record
+    must replay to its end, every move legal (``Record.replay``; the error
+    names the ply), whatever part of it the command looks at.
+    """
     data = load_json(path, limit=RECORD_LIMIT, error=record_error, what="game record or position file")
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == POSITION_FORMAT:
@@ -134,7 +162,9 @@ def _read(path: str) -> tuple[str, Any]:
         raise TtrError(
             f"{path}: a {kind[:40]!r} file, not a game record ({RECORD_FORMAT!r}) or a position ({POSITION_FORMAT!r})"
         )
-    return "record", Record.from_dict(data, where=path)
+    record = Record.from_dict(data, where=path)
+    record.replay()  # all of it: 'review --plies 1-3' or 'advise --ply 10' refuses an illegal ply 31 as well
+    return "record", record
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -154,7 +184,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay_or_validate(args: argparse.Namespace) -> int:
-    kind, loaded = _read(args.file)
+    kind, loaded = read_game_file(args.file)
     if kind == "position":
         state: GameState = loaded
         if args.command == "replay":
@@ -196,9 +226,7 @@ def _tournament(args: argparse.Namespace) -> int:
     try:
         from .simulate import tournament
     except ImportError as e:
-        raise TtrError(
-            f"the tournament command needs the [sim] extra: pip install 'ttr_lab[sim]' ({e.name} missing)"
-        ) from None
+        raise missing_extra("sim", "the tournament command", e.name) from None
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     editions = [e.strip() for e in args.edition.split(",") if e.strip()]
     try:
@@ -241,7 +269,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command in ANALYSIS_COMMANDS:
-        return run_analysis(args, _read)
+        return run_analysis(args, read_game_file)
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "editions":
@@ -253,35 +281,78 @@ def _run(args: argparse.Namespace) -> int:
     return _replay_or_validate(args)
 
 
-def _quiet_stdout() -> None:
-    """The reader went away: send what is left to /dev/null, so the final flush cannot fail."""
+def _quiet_stdout(stdout: Any) -> None:
+    """The output cannot be written: send what is left to /dev/null, so the final flush cannot fail."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError):  # no real stdout (an embedding, a test's capture)
+    except (AttributeError, OSError, ValueError):  # no real stdout (an embedding, a test's capture)
         pass
+
+
+class _OutputError(Exception):
+    """Standard output cannot be written (a full disk, an I/O error): the OSError is its cause."""
+
+
+class _Output:
+    """Standard output, with a failed write or flush told apart from every other OSError."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.strerror or str(e)) from e
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputError(e.strerror or str(e)) from e
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 on success)."""
+    cli_guard.release()  # from here Ctrl-C is a KeyboardInterrupt: caught below, after the clean-up
+    stdout = sys.stdout
     try:
+        if stdout is None:  # started with standard output closed ('>&-'): nothing could be printed
+            raise TtrError("standard output is closed: nothing can be printed (send it to /dev/null instead)")
+        sys.stdout = _Output(stdout)  # type: ignore[assignment]
         args = _parser().parse_args(argv)
         status = _run(args)
-        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at interpreter exit
         return status
     except BrokenPipeError:
-        _quiet_stdout()
+        _quiet_stdout(stdout)
         return BROKEN_PIPE
+    except _OutputError as e:
+        _quiet_stdout(stdout)
+        _fail(f"cannot write the output: {e}")
+        return 1
     except TtrError as e:
         _fail(str(e))
         return 1
     except KeyboardInterrupt:
         _fail("interrupted")
-        return 130
-    except Exception as e:  # never expected (a bug, a full disk): still one line, not a traceback
+        return INTERRUPTED
+    except Exception as e:  # never expected (a bug): still one line, not a traceback
         _fail(f"internal error ({type(e).__name__}: {e}); please report it")
         return 1
+    finally:
+        if stdout is not None:
+            sys.stdout = stdout
+        cli_guard.arm()  # Ctrl-C while the interpreter exits: the same one line
 
 
 if __name__ == "__main__":  # pragma: no cover

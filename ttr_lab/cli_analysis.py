@@ -23,13 +23,14 @@ Budgets in ``--playouts`` give the same answer on every run (with the same
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from .errors import TtrError
 from .numerals import is_numeral, read_number
 from .records import Record
+from .safeio import atomic_open
 from .state import GameState
 from .view import PlayerView
 
@@ -214,23 +215,14 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
         record = Record.from_state(record.replay(), seat=args.seat)
     if args.save is not None and not args.save.endswith(".csv"):
         raise TtrError(f"--save writes a .csv file, not {args.save!r}")
-    out = None
-    if args.save is not None:  # opened first: a file that cannot be written fails before the review
-        try:
-            out = open(args.save, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed below
-        except OSError as e:
-            raise TtrError(f"cannot write {args.save}: {e.strerror or e}") from None
-    try:
+    # --save: a new temporary file beside FILE, made first (a folder that cannot be
+    # written fails before the review), renamed over FILE only when all of it is
+    # written; a failed or interrupted review leaves an existing FILE as it was
+    saving = atomic_open(args.save, newline="", what="CSV file") if args.save is not None else nullcontext()
+    with saving as out:
         df = review(record, args.seat, seed=args.seed, plies=plies, progress=not args.no_progress, **budget)
         if out is not None:
             df.to_csv(out, index=False)
-    except BaseException:
-        if out is not None:  # no half-written file left behind
-            out.close()
-            os.unlink(args.save)
-        raise
-    if out is not None:
-        out.close()
     names = [f"{name} (seat {p})" for p, name in enumerate(start.player_names)]
     wins = [f"win_{p}" for p in range(len(names))]
     whose = "each mover's own view" if args.seat is None else f"{names[args.seat]}'s view"

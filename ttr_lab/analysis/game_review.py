@@ -119,6 +119,7 @@ def _pandas() -> Any:
 def _start_and_moves(record: Any) -> tuple[GameState, list[Move]]:
     """The initial state and the moves of a record or of a state's move stack."""
     if hasattr(record, "replay") and hasattr(record, "moves"):
+        record.replay()  # every move checked first: a record that does not replay is refused, naming the ply
         start = record.replay(upto=0)
         return start, [parse_move(t) for t in record.moves]
     if hasattr(record, "move_stack") and hasattr(record, "copy"):
