@@ -2,17 +2,22 @@
 #   make lab   set up .venv and open JupyterLab on the first notebook
 #   make test  set up .venv (and Chromium where possible) and run every test
 #   make worksheets  the teachers' worksheets (docs/teachers) as HTML, and PDF with Chromium
+#   make notebooks   run every lesson and student copy again and store their outputs (after a change)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 NB     := notebooks/01-learn-the-rules.ipynb
+# more options for `jupyter lab` in make lab, e.g. make lab LAB_ARGS="--port=9999 --no-browser"
+LAB_ARGS ?=
 
-.PHONY: lab test check setup setup-test browser bench clean worksheets app
+.PHONY: lab test check setup setup-test browser bench clean worksheets app notebooks
 
-$(VENV)/.lab-installed: pyproject.toml
+# what every lesson needs: [lab] (boards, widgets, JupyterLab) and [sim] (pandas, tqdm and dask,
+# for lessons 06 and 07)
+$(VENV)/.lab-installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[lab]"
+	$(PY) -m pip install --quiet -e ".[lab,sim]"
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml
@@ -36,16 +41,29 @@ app: $(VENV)/.app-installed
 	echo "The app: http://127.0.0.1:$(APP_PORT)/?token=$$TOKEN"; \
 	exec $(VENV)/bin/voila apps/play.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$TOKEN
 
-# JupyterLab's "official Jupyter news?" pop-up off, as on Binder: binder/postBuild writes
-# the same settings overrides into the venv's share/jupyter/lab/settings
+# JupyterLab's settings for make lab, in the venv's share/jupyter/lab/settings/overrides.json:
+# binder/postBuild's (the "official Jupyter news?" pop-up off, as on Binder), and autosave off, so
+# running a lesson writes nothing into the repository (JupyterLab saved a lesson two minutes after
+# it ran, with new widget ids and outputs, and after opening it under another Python version, which
+# rewrites its language_info); File > Save (Ctrl+S) still saves
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
-$(LAB_OVERRIDES): binder/postBuild $(VENV)/.lab-installed
+$(LAB_OVERRIDES): binder/postBuild Makefile $(VENV)/.lab-installed
 	NB_PYTHON_PREFIX="$(abspath $(VENV))" bash binder/postBuild
+	$(PY) -c 'import json, os, sys; p = sys.argv[1]; s = json.load(open(p)); \
+	  s["@jupyterlab/docmanager-extension:plugin"] = {"autosave": False}; \
+	  open(p + ".tmp", "w").write(json.dumps(s, indent=2) + "\n"); os.replace(p + ".tmp", p)' $@
 
-# the file browser at the repository root (README.md, maps/), notebook 01 open in front;
+# the file browser at the repository root (README.md, maps/), notebook 01 open in front: the
+# address printed and opened is /lab/tree/notebooks/01-learn-the-rules.ipynb?token=...;
 # --allow-root only when run as root (containers, CI machines)
 lab: setup $(LAB_OVERRIDES)
-	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=. $(NB)
+	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=. \
+	  --LabApp.default_url=/lab/tree/$(NB) $(LAB_ARGS)
+
+# run every lesson and student copy top to bottom and store the outputs (tools/run_notebooks.py;
+# no widget state, so a notebook stays small; make test's nbval compares against these outputs)
+notebooks: setup
+	$(PY) tools/run_notebooks.py
 
 # docs/teachers/*-worksheet.md -> build/worksheets/*.html (nbconvert's Markdown), and *.pdf when
 # Chromium is installed (make browser installs Debian's; without it, HTML only: print it from a browser)

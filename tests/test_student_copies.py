@@ -1,6 +1,8 @@
 """The student copies of the lessons (``notebooks/student/``, made by
 ``tools/make_student_copies.py``) are up to date, hold no outputs and no
-solutions, and print no answer when they are run from top to bottom.
+solutions, and print no answer when they are run from top to bottom, each
+one copied alone into an empty folder (a single file handed out: it reads its
+saved game from the package, not from a file beside it).
 
 The teacher copies keep their solutions, collapsed under a "Show the solution"
 hint.  Running a student copy is checked against the teacher copy: no line
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -131,7 +134,23 @@ def test_a_student_copy_has_no_outputs_and_no_solutions(lesson):
             body = cell.source.strip()
             assert body not in text, f"a solution of {lesson} is in the student copy: {body[:80]}"
     assert "Student copy" in nb.cells[0].source
-    assert "data/" not in re.sub(r"\.\./data/", "", "\n".join(c.source for c in nb.cells if c.cell_type == "code"))
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert not TOOL.LOCAL_PATH.search(code), "a student copy reads a file beside it"
+
+
+def test_a_lesson_that_reads_a_file_beside_it_gets_no_student_copy(tmp_path):
+    """The tool refuses a lesson whose code reads a local file, naming the cell: its copy would fail alone."""
+    lesson = LESSONS[0]
+    nb = teacher(lesson)
+    cell = next(c for c in nb.cells if c.cell_type == "code")
+    cell.source += '\nrecord = Record.load("../data/sample-game.json")'
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    nbformat.write(nb, folder / f"{lesson}.ipynb")
+    for other in LESSONS[1:]:
+        shutil.copy(NOTEBOOKS / f"{other}.ipynb", folder / f"{other}.ipynb")
+    with pytest.raises(TOOL.LocalFileError, match=rf"{lesson}.ipynb, cell {cell.id}: .*\.\./data/sample-game\.json"):
+        TOOL.expected_files(folder)
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
@@ -159,13 +178,18 @@ def test_a_teacher_copy_hides_its_solutions_until_asked(lesson):
 
 @pytest.mark.slow  # runs every student copy, about a minute in all (make test runs it)
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_run_all_in_a_student_copy_prints_no_answer(lesson):
+def test_run_all_in_a_student_copy_prints_no_answer(lesson, tmp_path):
+    """Run All in a student copy handed out alone: the file copied into an empty folder, run there."""
     nbclient = pytest.importorskip("nbclient")
-    nb = student(lesson)
+    alone = tmp_path / "handed-out"
+    alone.mkdir()
+    shutil.copy(STUDENT / f"{lesson}.ipynb", alone / f"{lesson}.ipynb")
+    nb = nbformat.read(alone / f"{lesson}.ipynb", as_version=4)
     # raises on any error, except in the cells tagged raises-exception (the lessons' deliberate errors)
     nbclient.NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(STUDENT)}}
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(alone)}}
     ).execute()
+    assert sorted(p.name for p in alone.iterdir()) == [f"{lesson}.ipynb"], "running it wrote files beside it"
     printed = {line for cell in nb.cells if cell.cell_type == "code" for line in output_lines(cell.outputs)}
     assert printed, "the student copy printed nothing at all"
     answers = answer_lines(teacher(lesson))

@@ -22,9 +22,14 @@ They mark them with cell tags (see ``docs/teachers/README.md``):
 Every other cell is kept as it is, with its outputs and execution counts
 cleared, its run and display metadata dropped (``execution``, ``jupyter``,
 ``collapsed``, ``scrolled``) and only the tags that nbval and nbclient read
-(``raises-exception``, ``nbval-ignore-output``...).  The copies live one folder
-down, so a quoted path that starts with ``data/`` becomes ``../data/``.  A note
-at the top says that the notebook is a student copy.
+(``raises-exception``, ``nbval-ignore-output``...).  A note at the top says
+that the notebook is a student copy.
+
+Each copy must run when it is the only file handed out (copied alone into an
+empty folder): its code may not read a file beside it.  A lesson that does
+(a quoted path such as ``"data/..."`` or ``"../..."`` in a code cell) is
+refused with the cell named; a lesson reads its saved game from the package
+instead (``ttr_lab.samples.load("sample-game")``).
 
 The output depends only on the teacher copies: running the script twice
 writes the same bytes (the tests regenerate the copies and compare).  The
@@ -56,12 +61,14 @@ LESSONS = ("01-learn-the-rules", "03-graph-theory", "04-analyse-a-saved-game", "
 ANSWER = "# your answer here"
 DROP = {"solution", "check"}  # cells with these tags are left out
 DISPLAY_TAGS = {"solution", "solution-hint", "check", "remove-input", "hide-input", "remove-cell", "hide-cell"}
-DATA_PATH = re.compile(r"""(["'`])data/""")
+#: a quoted relative path to a file beside the notebook: what a single handed-out file cannot read
+LOCAL_PATH = re.compile(r"""(["'])(?:\.{1,2}/|data/)""")
 
 NOTE = """\
 > **Student copy.**  Each exercise ends with an empty answer cell
 > (`# your answer here`): write and run your answer there.  Your teacher has
-> the solutions.  (This notebook is made from the teacher's copy,
+> the solutions.  This notebook runs on its own, wherever it is saved: it
+> needs `ttr_lab` and no other file.  (It is made from the teacher's copy,
 > `notebooks/{name}`, by `tools/make_student_copies.py`:
 > edit that one.)"""
 
@@ -73,7 +80,9 @@ README = """\
 These notebooks are the lessons of `notebooks/` without their solutions:
 every exercise ends with an empty answer cell, and no cell stores an output.
 Open one and choose *Run > Run All Cells*: it runs from top to bottom and
-prints no answer.
+prints no answer.  Each one runs on its own, so a single file can be handed
+out: it needs `ttr_lab` installed (`make lab` in the repository) and no other
+file (its saved game ships with `ttr_lab`).
 
 | student copy | lesson | with its solutions |
 |---|---|---|
@@ -100,11 +109,23 @@ def _tags(cell: nbformat.NotebookNode) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-def _clean(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
+class LocalFileError(ValueError):
+    """A student lesson's code reads a file beside the notebook: a copy handed out alone would fail."""
+
+
+def _clean(cell: nbformat.NotebookNode, name: str = "") -> nbformat.NotebookNode:
     """A copy of the cell without outputs, run metadata or display tags."""
     tags = [t for t in _tags(cell) if t not in DISPLAY_TAGS]
     metadata = {"tags": tags} if tags else {}
-    source = DATA_PATH.sub(r"\1../data/", cell.source)
+    source = cell.source
+    found = LOCAL_PATH.search(source) if cell.cell_type == "code" else None
+    if found:
+        line = next(t for t in source.splitlines() if found.group(0) in t)
+        raise LocalFileError(
+            f"{name or 'a lesson'}, cell {cell.get('id', '?')}: {line.strip()[:80]!r} reads a file beside the "
+            "notebook, so its student copy would fail when handed out alone; read shipped data instead "
+            '(ttr_lab.samples.load("sample-game"))'
+        )
     if cell.cell_type == "code":
         new = nbformat.v4.new_code_cell(source, metadata=metadata)
     elif cell.cell_type == "markdown":
@@ -141,7 +162,7 @@ def student_copy(teacher: nbformat.NotebookNode, name: str) -> nbformat.Notebook
         elif "check" in tags:
             continue  # a hidden check neither starts nor ends a solution block
         else:
-            cells.append(_clean(cell))
+            cells.append(_clean(cell, name))
             in_solution = False
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata = {k: teacher.metadata[k] for k in ("kernelspec", "language_info") if k in teacher.metadata}

@@ -1,8 +1,10 @@
-"""Regenerate ``sample-game.json``, the saved game analysed in notebook 04.
+"""Regenerate ``sample-game.json``, the saved game analysed in notebooks 03, 04 and 06.
 
 Three greedy bots (Ada, Bob and Cy) play a seeded game of Ticket to Ride USA;
-the record is saved next to this script.  The game, and so the file, is the
-same byte for byte on every run::
+the record is saved in the package, ``ttr_lab/samples/sample-game.json``
+(package data: the lessons read it with ``ttr_lab.samples.load("sample-game")``,
+so a notebook handed out alone still finds it).  The game, and so the file, is
+the same byte for byte on every run::
 
     python notebooks/data/make_sample_game.py
 
@@ -21,7 +23,7 @@ from ttr_lab.records import Record
 
 SEED = 5
 PLAYERS = ["Ada", "Bob", "Cy"]
-SAMPLE = Path(__file__).with_name("sample-game.json")
+SAMPLE = Path(__file__).resolve().parents[2] / "ttr_lab" / "samples" / "sample-game.json"
 
 
 def make_record() -> Record:

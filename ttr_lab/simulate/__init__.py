@@ -21,9 +21,13 @@ Examples
 ['long_route', 'route_focus']
 """
 
-from .games import GAME_COLUMNS, GameSpec, game_seed, play_batch, play_one
-from .runner import Results, iter_games, run_detailed, run_games
-from .tournaments import Tournament, format_table, schedule, summarise, tournament
+from ..extras import require
+
+require("sim", "ttr_lab.simulate", "pandas")  # a clear error naming the extra, not "No module named 'pandas'"
+
+from .games import GAME_COLUMNS, GameSpec, game_seed, play_batch, play_one  # noqa: E402
+from .runner import Results, iter_games, run_detailed, run_games  # noqa: E402
+from .tournaments import Tournament, format_table, schedule, summarise, tournament  # noqa: E402
 
 __all__ = [
     "GAME_COLUMNS",

@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import TtrError
+from ..extras import missing_extra
 
 __all__ = ["open_executor", "run_tasks", "WORKER_LOST"]
 
@@ -80,7 +81,7 @@ def open_executor(executor: Any, *, timeout: float = 5) -> Iterator[Any]:
         try:
             from distributed import Client
         except ImportError:  # pragma: no cover - the [sim] extra is missing
-            raise TtrError("a scheduler address needs dask's distributed (pip install 'ttr_lab[sim]')") from None
+            raise missing_extra("sim", "a scheduler address", "distributed") from None
         try:
             client = Client(executor, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:

@@ -5,7 +5,7 @@ A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`.  A tab is filled
 before it is shown; the Legal moves tab is emptied while the hand of the
 person to decide is hidden.  With ``advisor=True`` (or a playout count) the
 Advisor tab holds a :class:`~ttr_lab.widgets.advice.SeatAdvisor`, whose Hint
-lights its moves on the board.
+lights its recommended claim on the board.
 
 >>> from ttr_lab.widgets import PlayWidget
 >>> w = PlayWidget("usa", players=["You", "easy"], seed=7)
@@ -26,8 +26,11 @@ from .play_layout import PlayParts
 
 __all__ = ["PlayTabs", "ADVISOR_PLAYOUTS"]
 
-#: the advisor's playouts per question with ``advisor=True`` (about 0.5 s on a laptop core)
-ADVISOR_PLAYOUTS = 16
+#: the advisor's playouts for the win chances after each move with ``advisor=True``: enough
+#: to show them (at least widgets.advice.MIN_PLAYOUTS, 40, and a 95% interval at most 30 points
+#: wide): a median of 0.6 s with 7 processes on 2 cores (benchmarks/bench_hint.py); a Hint asks
+#: with widgets.advice.HINT_PLAYOUTS
+ADVISOR_PLAYOUTS = 48
 
 
 class PlayTabs(PlayParts):

@@ -129,10 +129,12 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
         board about 900 pixels wide.
     advisor : bool or int
         Add an "Advisor" tab (off by default): every player's win chance and
-        a "Hint" button with the top moves and why, for the person to decide,
-        from their own view only (:class:`~ttr_lab.widgets.advice.SeatAdvisor`);
-        never for a bot's seat nor with the hand hidden.  ``True`` asks
-        :data:`ADVISOR_PLAYOUTS` playouts after each move, an int that many.
+        a "Hint" button with one recommended move, its chance and why, for the
+        person to decide, from their own view only
+        (:class:`~ttr_lab.widgets.advice.SeatAdvisor`); never for a bot's seat
+        nor with the hand hidden.  ``True`` asks :data:`ADVISOR_PLAYOUTS`
+        playouts after each move, an int that many (a chance from fewer than
+        40 is not shown); a Hint asks with at least 200.
 
     Attributes
     ----------
