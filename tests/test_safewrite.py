@@ -243,3 +243,60 @@ def test_sigint_at_random_moments_leaves_a_whole_file(keep):
         assert b"KeyboardInterrupt" in err
         assert keep.read_bytes() in versions
         assert sorted(p.name for p in keep.parent.iterdir()) == ["keep.csv"]
+
+
+# The library's own saves, each given a file that cannot be written in full (a
+# file-size limit stands in for a full disk): the user's file must survive.
+SAVES = r"""
+import resource, signal, sys
+from pathlib import Path
+import ttr_lab
+from ttr_lab.errors import TtrError
+from ttr_lab.records import Record, save_position
+from ttr_lab.table_score import save_sheet
+
+folder = Path(sys.argv[1])
+game = ttr_lab.new_game("usa", players=2, seed=1)
+saves = {
+    "record": lambda p: Record.from_state(game).save(p),
+    "position": lambda p: save_position(game, p),
+    "sheet": lambda p: save_sheet(p, "usa", players=["Ada", "Bob"], routes={"Ada": [1, 2]}),
+}
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), not the process
+resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40))
+for name, save in saves.items():
+    try:
+        save(folder / f"{name}.json")
+    except TtrError as e:
+        print(name, "refused:", e)
+    else:
+        print(name, "saved")
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="resource limits")
+def test_the_librarys_saves_never_destroy_a_file(tmp_path):
+    old = {name: f'{{"mine": "{name}", "pad": "{"x" * 60}"}}\n'.encode() for name in ("record", "position", "sheet")}
+    for name, content in old.items():
+        (tmp_path / f"{name}.json").write_bytes(content)
+    done = subprocess.run([sys.executable, "-c", SAVES, str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name, content in old.items():
+        assert (tmp_path / f"{name}.json").read_bytes() == content, name
+    assert [x.split(":")[0] for x in lines] == ["record refused", "position refused", "sheet refused"]
+    assert all(x.endswith(": file: cannot write: File too large") for x in lines), lines
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["position.json", "record.json", "sheet.json"]
+
+
+def test_a_tournaments_rows_replace_old_ones_whole(tmp_path):
+    pd = pytest.importorskip("pandas")
+    from ttr_lab.simulate.tournaments import Tournament
+
+    rows = pd.DataFrame({"agent": ["a", "b"], "score": [1, 2]})
+    t = Tournament(games=rows, table=rows)
+    for name in ("t.csv", "t.csv.gz"):
+        (tmp_path / name).write_bytes(OLD)
+        assert t.save(tmp_path / name).name == "t-table.csv"
+        assert pd.read_csv(tmp_path / name).equals(rows)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t-table.csv", "t.csv", "t.csv.gz"]
