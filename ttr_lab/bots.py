@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import networkx as nx
 
+from .checks import MAX_BOT_SEED, check_count, check_seed
 from .errors import TtrError
 from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
 from .phases import Phase
@@ -250,11 +251,18 @@ class GreedyBot:
         return max(options, key=lambda mv: (short.get(mv.refill == "ships", 0), mv.refill == "trains"))
 
 
+#: the most plies :func:`play_game` lets a game run
+MAX_PLIES = 1_000_000
+
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
 
 
 def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
-    """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``)."""
+    """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``), and those
+    other modules register in :data:`BOTS` (``"playout"``, ``"advisor"``...);
+    ``seed`` is 0 to ``2**256 - 1`` (wider than a game's: bots' seeds are
+    often derived from a game's)."""
+    check_seed(seed, high=MAX_BOT_SEED)
     cls = BOTS.get(str(name).strip().lower())
     if cls is None:
         raise TtrError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
@@ -267,8 +275,10 @@ def play_game(
     """Play a whole game between bots (one per seat) and return the final state.
 
     The bots see only their own :meth:`~ttr_lab.state.GameState.view`, and
-    every move goes through :meth:`~ttr_lab.state.GameState.play`.
+    every move goes through :meth:`~ttr_lab.state.GameState.play`;
+    ``max_plies`` is 1 to :data:`MAX_PLIES`.
     """
+    check_count(max_plies, "max_plies", high=MAX_PLIES)
     if isinstance(edition, GameState):
         game = edition
     else:

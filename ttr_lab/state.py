@@ -37,6 +37,7 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .checks import check_seed
 from .core import Edition, EditionBase, find_edition
 from .core.setup import seat_names
 from .errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError, WrongTypeError
@@ -102,10 +103,7 @@ class GameState(StateQueries):
         **options: Any,
     ) -> None:
         ed = cast(Edition, find_edition(edition, **options))
-        if seed is None:
-            seed = new_seed()
-        elif type(seed) is not int or not 0 <= seed < 2**128:
-            raise TtrError(f"seed must be an int from 0 to 2**128 - 1, not {show_value(seed)}")
+        seed = new_seed() if seed is None else check_seed(seed)
         self._init(ed, seat_names(players, ed), seed)
         ed.new_position(self)
 

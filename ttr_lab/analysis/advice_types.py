@@ -21,7 +21,6 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import TtrError
 from ..moves import Move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -149,14 +148,6 @@ def paired(a: Any, b: Any) -> tuple[float, float, int]:
     mean = sum(d) / n
     var = sum((x - mean) ** 2 for x in d) / (n - 1)
     return mean, math.sqrt(var / n), n
-
-
-def _budget(seconds: float, playouts: int | None) -> None:
-    if playouts is not None:
-        if type(playouts) is not int or playouts < 1:
-            raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
-    elif not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not seconds > 0:
-        raise TtrError(f"seconds is a positive time budget, not {seconds!r}")
 
 
 def in_notebook() -> bool:

@@ -75,10 +75,21 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS
+from ..checks import (
+    MAX_BOT_SEED,
+    MAX_CANDIDATES,
+    MAX_SEED,
+    check_budget,
+    check_count,
+    check_instance,
+    check_seed,
+    take_at_most,
+)
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advice_types import DELTA_DEVIATE, Z_DEVIATE, Advice, MoveAdvice, _budget, _progress, _Stats, paired
+from ..view import PlayerView
+from .advice_types import DELTA_DEVIATE, Z_DEVIATE, Advice, MoveAdvice, _progress, _Stats, paired
 from .advisor_calibration import _rescale, calibrate, pieces_left
 from .advisor_candidates import _legal, candidate_moves
 from .advisor_explain import Explainer
@@ -87,7 +98,6 @@ from .odds import wilson
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
-    from ..view import PlayerView
 
 __all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "calibrate", "candidate_moves", "evaluate_moves", "rank"]
 
@@ -110,8 +120,11 @@ def evaluate_moves(
     determinized states; returns ``[(move, stats, round reached)]`` and the
     playouts used.  ``halving=False`` gives every move the same share;
     ``protect`` is the index of a move halving never drops (it takes the
-    last place kept); the moves of ``keep`` also go on to every round."""
-    _budget(seconds, playouts)
+    last place kept); the moves of ``keep`` also go on to every round.
+    The arguments are checked as :func:`advise` checks them."""
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_budget(seconds, playouts)
+    check_seed(seed)
     n = view.num_players
     me = view.player
     cands: list[Move | None] = list(moves) if moves else [None]
@@ -212,13 +225,16 @@ def advise(
     view : PlayerView
         One seat's view; nothing else is read.
     seconds : float
-        Wall-clock budget (when ``playouts`` is None).
+        Wall-clock budget (when ``playouts`` is None), above 0 and at most
+        :data:`~ttr_lab.checks.MAX_SECONDS` (a day).
     seed : int
-        Same seed, same view and same ``playouts``: same advice.
+        Same seed, same view and same ``playouts``: same advice (0 to
+        ``2**128 - 1``, as a game's seed).
     playouts : int, optional
-        A budget in playouts (deterministic).
+        A budget in playouts (deterministic), 1 to
+        :data:`~ttr_lab.checks.MAX_PLAYOUTS` (10,000,000).
     candidates : int
-        At most so many candidate moves.
+        At most so many candidate moves (1 to :data:`~ttr_lab.checks.MAX_CANDIDATES`).
     weighted : bool
         Weight the other seats' tickets by their claims (see
         :func:`~ttr_lab.analysis.determinize.sample_states`); on by default:
@@ -233,7 +249,8 @@ def advise(
         Legal moves to evaluate besides the candidates (e.g. the move a
         player made, to see how it compares), each kept to the last round of
         the halving so its chance rests on as many playouts as the best
-        moves'; a move that is not legal raises TtrError.
+        moves'; a move that is not legal raises TtrError, and so do more
+        than :data:`~ttr_lab.checks.MAX_CANDIDATES` of them.
     calibrated : bool
         Recalibrate the seat's win chances (:func:`calibrate`; the others
         scaled to sum to 1); False gives the playouts' raw shares.
@@ -241,14 +258,18 @@ def advise(
     Raises
     ------
     TtrError
-        The game is over, or the budget is not positive.
+        The game is over, or an argument is of the wrong type or out of its
+        range (the error names it and the range); nothing is played then.
     """
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_budget(seconds, playouts)
+    check_seed(seed)
+    check_count(candidates, "candidates", high=MAX_CANDIDATES)
+    extra = take_at_most(include, MAX_CANDIDATES, "include")
     if view.is_over:
         raise TtrError("the game is over: there is nothing left to advise")
-    _budget(seconds, playouts)
     t0 = time.perf_counter()
     moves = candidate_moves(view, limit=candidates) if view.is_my_turn else []
-    extra = list(include)
     if extra:
         legal = _legal(view)
         for x in extra:
@@ -321,7 +342,9 @@ class AdvisorBot:
     def __init__(
         self, seed: int = 0, *, playouts: int | None = None, seconds: float = 1.0, candidates: int = 8
     ) -> None:
-        _budget(seconds, playouts)
+        check_seed(seed, high=MAX_BOT_SEED)
+        check_budget(seconds, playouts)
+        check_count(candidates, "candidates", high=MAX_CANDIDATES)
         self.seed, self.playouts, self.seconds, self.candidates = seed, playouts, seconds, candidates
         self._fallback = PlayoutBot(seed)
         self.calls = 0
@@ -339,7 +362,7 @@ class AdvisorBot:
             view,
             seconds=self.seconds,
             playouts=self.playouts,
-            seed=self.seed * 7919 + view.ply,
+            seed=(self.seed * 7919 + view.ply) % (MAX_SEED + 1),
             candidates=self.candidates,
             explain=False,
             progress=False,

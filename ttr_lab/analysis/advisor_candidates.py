@@ -18,14 +18,11 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..checks import MAX_CANDIDATES, check_count, check_instance
 from ..errors import TtrError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Move, StopDrawing
 from ..playout import PlayoutBot
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..view import PlayerView
+from ..view import PlayerView
 
 __all__ = ["candidate_moves"]
 
@@ -37,8 +34,12 @@ def _legal(view: PlayerView) -> list[Move]:
 
 def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
     """The pruned candidate moves for the view's seat, most promising first
-    (see the module doc); ``[]`` when the seat is not to move."""
+    (see the module doc); ``[]`` when the seat is not to move.  ``limit``
+    is 1 to :data:`~ttr_lab.checks.MAX_CANDIDATES`."""
     from .position import next_claims
+
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_count(limit, "limit", high=MAX_CANDIDATES)
 
     moves = _legal(view)
     if len(moves) <= 1:

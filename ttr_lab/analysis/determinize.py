@@ -72,19 +72,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
+from ..checks import MAX_SAMPLES, check_count, check_instance, check_number, check_seed
 from ..editions.rails_sails import SETUP_PIECES, ExchangePieces
 from ..errors import TtrError
 from ..moves import ClaimRoute
 from ..phases import Phase
 from ..position import options_to_json
 from ..state import GameState
+from ..view import PlayerView
 from .ticket_knowledge import Retry, TicketDeal, TicketTracker
 from .ticket_likelihood import ClaimLikelihood
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..view import PlayerView
 
 __all__ = ["sample_states", "iter_states", "Knowledge"]
 
@@ -96,6 +95,9 @@ __all__ = ["sample_states", "iter_states", "Knowledge"]
 RETRIES = 2000
 #: Metropolis sweeps over the other seats' unseen tickets per weighted state
 SWEEPS = 30
+#: the most Metropolis sweeps per state (``sweeps``), and the largest ``lam``
+MAX_SWEEPS = 1000
+MAX_LAM = 100.0
 _Retry = Retry
 
 
@@ -359,17 +361,28 @@ class Knowledge:
         raise TtrError(f"no consistent state found in {RETRIES} attempts")
 
 
+def _check(view: object, seed: object, sweeps: object, lam: object) -> None:
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_seed(seed)
+    check_count(sweeps, "sweeps", low=0, high=MAX_SWEEPS)
+    check_number(lam, "lam", low=0, high=MAX_LAM)
+
+
 def iter_states(
     view: PlayerView, *, seed: int = 0, weighted: bool = False, sweeps: int = SWEEPS, lam: float = 0.5
 ) -> Iterator[GameState]:
     """Complete states consistent with ``view``, one after another, forever
     (see the module doc).  With ``weighted=True`` the other seats' unseen
-    tickets are drawn from their posterior given the claims."""
-    if type(sweeps) is not int or sweeps < 0:
-        raise TtrError(f"sweeps is a whole number, not {sweeps!r}")
+    tickets are drawn from their posterior given the claims.  The arguments
+    are checked (as :func:`sample_states` says) when it is called, not at the
+    first state."""
+    _check(view, seed, sweeps, lam)
     know = Knowledge(view)
     like = ClaimLikelihood(view, lam=lam) if weighted else None
-    rng = random.Random(f"ttr_lab.determinize:{seed}")
+    return _forever(know, like, random.Random(f"ttr_lab.determinize:{seed}"), sweeps)
+
+
+def _forever(know: Knowledge, like: ClaimLikelihood | None, rng: random.Random, sweeps: int) -> Iterator[GameState]:
     while True:
         yield know.sample(rng, like=like, sweeps=sweeps)
 
@@ -384,19 +397,24 @@ def sample_states(
     view : PlayerView
         The seat's view; nothing else is read.
     n : int
-        How many states.
+        How many states, 0 to :data:`~ttr_lab.checks.MAX_SAMPLES` (10,000;
+        :func:`iter_states` gives any number, one at a time).
     seed : int
-        Same seed, same view: same samples.
+        Same seed, same view: same samples (0 to ``2**128 - 1``, as a game's seed).
     weighted : bool
         Draw the other seats' unseen tickets from their posterior given
         the routes they claimed (:class:`~.ticket_knowledge.ClaimLikelihood`).
     sweeps : int
         Metropolis sweeps per state when ``weighted`` (each moves every
-        unseen ticket of the other seats once, on average).
+        unseen ticket of the other seats once, on average), 0 to :data:`MAX_SWEEPS`.
     lam : float
-        The likelihood's rate per car of detour.
+        The likelihood's rate per car of detour, 0 to :data:`MAX_LAM`.
+
+    Raises
+    ------
+    TtrError
+        An argument of the wrong type or out of its range, before any state is drawn.
     """
-    if type(n) is not int or n < 0:
-        raise TtrError(f"n is a whole number of samples, not {n!r}")
+    check_count(n, "n", low=0, high=MAX_SAMPLES)
     it = iter_states(view, seed=seed, weighted=weighted, sweeps=sweeps, lam=lam)
     return [next(it) for _ in range(n)]

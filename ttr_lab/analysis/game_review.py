@@ -72,8 +72,9 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..checks import MAX_SEED, check_count, check_seconds, check_seed, take_at_most
 from ..errors import TtrError
-from ..moves import Move, parse_move
+from ..moves import Move, parse_move, show_value
 from ..outcomes import seen_text
 from ..playout import PlayoutBot
 from .advice_types import MARGIN, in_notebook, paired
@@ -92,6 +93,12 @@ CONFIRM = 4
 #: fewer paired playouts than this cannot support a flag (their standard error
 #: is itself too noisy): such a drop is played again with at least so many
 CONFIRM_MIN = 40
+#: the ranges of :func:`review`'s budgets: playouts per move and ply, seconds per ply,
+#: ``confirm``, and the entries of ``plies`` (a game has a few hundred plies)
+MAX_REVIEW_PLAYOUTS = 100_000
+MAX_SECONDS_PER_PLY = 3600
+MAX_CONFIRM = 10
+MAX_PLIES = 100_000
 
 
 def classify(drop: float, se: float) -> str:
@@ -131,6 +138,17 @@ def _start_and_moves(record: Any) -> tuple[GameState, list[Move]]:
     raise TtrError(f"review takes a Record or a GameState, not {type(record).__name__}")
 
 
+def _plies(plies: Any) -> set[int]:
+    """``plies`` as a set of whole numbers (any int, numpy's too, but no bool
+    or float), refusing more than :data:`MAX_PLIES` entries."""
+    out = set()
+    for k in take_at_most(plies, MAX_PLIES, "plies"):
+        if isinstance(k, bool) or not hasattr(type(k), "__index__"):
+            raise TtrError(f"plies must hold whole numbers (1-based plies), not {show_value(k)}")
+        out.add(k.__index__())
+    return out
+
+
 def review(
     record: Any,
     player: int | None = None,
@@ -155,13 +173,21 @@ def review(
         after other seats' moves its view gives the win chances).  Default:
         each ply from the mover's own view.
     seconds_per_ply : float
-        Wall-clock budget per ply (when ``playouts`` is None).
+        Wall-clock budget per ply (when ``playouts`` is None), above 0 and
+        at most :data:`MAX_SECONDS_PER_PLY`.
     playouts : int, optional
-        Playouts per move and ply (deterministic).
+        Playouts per move and ply (deterministic), 1 to :data:`MAX_REVIEW_PLAYOUTS`.
     seed : int
-        Same seed, same review (with ``playouts``).
+        Same seed, same review (with ``playouts``); 0 to ``2**128 - 1``.
     plies : iterable of int, optional
-        Review only these plies (1-based, as in a record; default: all).
+        Review only these plies (1-based, as in a record; default: all; at
+        most :data:`MAX_PLIES` entries; plies the game does not have are skipped).
+    confirm : int
+        A drop that may be a flag is played again with so many times the
+        playouts (1 to :data:`MAX_CONFIRM`; 1: never).
+
+    Every argument is checked before any playout: a wrong type or a value
+    out of its range is a TtrError naming it.
 
     Columns: ``ply`` (1-based), ``seat`` (the mover), ``move``, ``drop`` and
     ``drop_se`` (the mover's win-chance drop against the playout policy's
@@ -173,10 +199,12 @@ def review(
     pd = _pandas()
     if player is not None and (type(player) is not int or player < 0):
         raise TtrError(f"player is a seat number, not {player!r}")
-    if playouts is not None and (type(playouts) is not int or playouts < 1):
-        raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
-    if playouts is None and not (isinstance(seconds_per_ply, (int, float)) and seconds_per_ply > 0):
-        raise TtrError(f"seconds_per_ply is a positive time budget, not {seconds_per_ply!r}")
+    if playouts is not None:
+        check_count(playouts, "playouts", high=MAX_REVIEW_PLAYOUTS)
+    check_seconds(seconds_per_ply, "seconds_per_ply", high=MAX_SECONDS_PER_PLY)
+    check_seed(seed)
+    check_count(confirm, "confirm", high=MAX_CONFIRM)
+    chosen = None if plies is None else _plies(plies)
     texts = None
     if hasattr(record, "moves") and type(getattr(record, "seat", None)) is int:  # a seat record: its seat's view
         if player is not None and player != record.seat:
@@ -187,7 +215,7 @@ def review(
     n = state.num_players
     if player is not None and player >= n:
         raise TtrError(f"player {player} is not a seat of this {n}-player game")
-    wanted = set(range(1, len(moves) + 1)) if plies is None else {int(k) for k in plies}
+    wanted = set(range(1, len(moves) + 1)) if chosen is None else chosen
     bar = None
     if progress or (progress is None and in_notebook()):
         try:
@@ -216,7 +244,7 @@ def review(
                 cands if judged else None,
                 playouts=budget,
                 seconds=secs,
-                seed=seed * 1_000_003 + k,
+                seed=(seed * 1_000_003 + k) % (MAX_SEED + 1),
                 halving=False,
             )
             drop, se, mdrop, mse = _drops(res, judged)
@@ -231,7 +259,7 @@ def review(
                     cands,
                     playouts=None if budget is None else max(budget * confirm, CONFIRM_MIN * len(cands)),
                     seconds=secs * confirm,
-                    seed=seed * 1_000_003 + k,
+                    seed=(seed * 1_000_003 + k) % (MAX_SEED + 1),
                     halving=False,
                 )
                 used += more

@@ -90,12 +90,23 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..checks import (
+    MAX_BOT_SEED,
+    MAX_CANDIDATES,
+    MAX_SEED,
+    check_budget,
+    check_count,
+    check_instance,
+    check_number,
+    check_seed,
+)
 from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, run_playout
-from .advice_types import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice, _budget
+from ..view import PlayerView
+from .advice_types import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice
 from .advisor_candidates import candidate_moves
 from .advisor_explain import Explainer
 from .determinize import iter_states
@@ -103,7 +114,6 @@ from .odds import wilson
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
-    from ..view import PlayerView
 
 __all__ = ["ISMCTSBot", "ismcts", "observed"]
 
@@ -262,6 +272,22 @@ def _clearly_better(a: _Node, b: _Node, seat: int) -> bool:
     return d > Z_DEVIATE * math.sqrt(stats[0][1] + stats[1][1]) and d > DELTA_DEVIATE
 
 
+#: the largest exploration constant ``c`` and ``margin`` (both are at most a few units in practice)
+MAX_C = 1000.0
+
+
+def _check(view: Any, playouts: Any, seconds: Any, seed: Any, candidates: Any, c: Any, margin: Any) -> None:
+    """The arguments of :func:`ismcts` and (``view`` None) :class:`ISMCTSBot`,
+    each in its range, before any work."""
+    if view is not None:
+        check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_budget(seconds, playouts)
+    check_seed(seed, high=MAX_SEED if view is not None else MAX_BOT_SEED)
+    check_count(candidates, "candidates", high=MAX_CANDIDATES)
+    check_number(c, "c", low=0, high=MAX_C)
+    check_number(margin, "margin", low=0, high=MAX_C)
+
+
 def ismcts(
     view: PlayerView,
     *,
@@ -281,15 +307,18 @@ def ismcts(
     view : PlayerView
         One seat's view; nothing else is read.
     playouts : int, optional
-        A budget in iterations, one playout each (deterministic for a seed).
+        A budget in iterations, one playout each (deterministic for a seed),
+        1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS`.
     seconds : float
-        Wall-clock budget (when ``playouts`` is None).
+        Wall-clock budget (when ``playouts`` is None), above 0 and at most
+        :data:`~ttr_lab.checks.MAX_SECONDS` (a day).
     seed : int
-        Same seed, same view and same ``playouts``: same answer.
+        Same seed, same view and same ``playouts``: same answer (0 to ``2**128 - 1``).
     candidates : int
-        At most so many candidate moves at every node.
+        At most so many candidate moves at every node (1 to
+        :data:`~ttr_lab.checks.MAX_CANDIDATES`).
     c : float
-        The UCB1 exploration constant.
+        The UCB1 exploration constant (0 to :data:`MAX_C`).
     margin : float
         What the search maximises: a seat's win share plus so much per point
         of its lead over the best other seat (the advisor's
@@ -306,17 +335,12 @@ def ismcts(
     Raises
     ------
     TtrError
-        The game is over, the budget is not positive, or ``candidates`` or
-        ``c`` is not a sensible number.
+        The game is over, or an argument is of the wrong type or out of its
+        range (the error names it and the range); nothing is played then.
     """
+    _check(view, playouts, seconds, seed, candidates, c, margin)
     if view.is_over:
         raise TtrError("the game is over: there is nothing left to advise")
-    _budget(seconds, playouts)
-    if type(candidates) is not int or candidates < 1:
-        raise TtrError(f"candidates is a whole number, at least 1, not {candidates!r}")
-    for name, x in (("c", c), ("margin", margin)):
-        if not isinstance(x, (int, float)) or isinstance(x, bool) or not 0 <= x < math.inf:
-            raise TtrError(f"{name} is a number, at least 0, not {x!r}")
     t0 = time.perf_counter()
     root, first, used = _search(view, playouts, seconds, seed, candidates, float(c), float(margin))
     me, k = view.player, max(1, root.visits)
@@ -374,7 +398,7 @@ class ISMCTSBot:
         margin: float = MARGIN,
         caution: bool = False,
     ) -> None:
-        _budget(seconds, playouts)
+        _check(None, playouts, seconds, seed, candidates, c, margin)
         self.seed, self.playouts, self.seconds, self.candidates, self.c = seed, playouts, seconds, candidates, c
         self.margin, self.caution = margin, caution
         self._fallback = PlayoutBot(seed)
@@ -393,7 +417,7 @@ class ISMCTSBot:
             view,
             playouts=self.playouts,
             seconds=self.seconds,
-            seed=self.seed * 7919 + view.ply,
+            seed=(self.seed * 7919 + view.ply) % (MAX_SEED + 1),
             candidates=self.candidates,
             c=self.c,
             margin=self.margin,

@@ -83,17 +83,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..checks import MAX_PLAYOUTS, check_count, check_instance, check_seed
 from ..data import Ticket
-from ..errors import TtrError
 from ..playout import run_playout
+from ..view import PlayerView
 from .cards import ticket_cards
 from .determinize import iter_states
 from .odds_model import QuickModel, _pool, quick_probability, simulate_quick_model, turns_left
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..view import PlayerView
 
 __all__ = [
     "COEF",
@@ -154,6 +152,10 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
     guesses (``benchmarks/bench_odds.py``); ``advise`` weights them because
     its win chances are about the others' scores too.
 
+    ``playouts`` is 1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS` and ``seed`` 0
+    to ``2**128 - 1`` (as a game's): anything else is a TtrError naming it,
+    before any playout.
+
     >>> import ttr_lab
     >>> g = ttr_lab.new_game("usa", players=2, seed=1)
     >>> while g.phase.name == "SETUP_TICKETS":
@@ -161,8 +163,9 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
     >>> [(o.ticket.label(), o.playouts, 0 <= o.low <= o.probability <= o.high <= 1) for o in ticket_odds(g.view(0), playouts=4)]
     [('Duluth-El Paso', 4, True), ('Montréal-New Orleans', 4, True)]
     """
-    if type(playouts) is not int or playouts < 1:
-        raise TtrError(f"playouts is a whole number of games, at least 1, not {playouts!r}")
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
+    check_count(playouts, "playouts", high=MAX_PLAYOUTS)
+    check_seed(seed)
     p = view.player
     tickets = view.tickets
     done = Counter[int]()
@@ -306,6 +309,7 @@ def _model(view: PlayerView, plan: Any, turns: int, pool: tuple[tuple[str, int],
 def quick_odds(view: PlayerView, *, calibrated: bool = True) -> list[QuickOdds]:
     """Each of the view's tickets with its closed-form probability (see the
     module doc); ``calibrated=False``: the uncalibrated ticket-alone model."""
+    check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     out = []
     for t, inp in quick_inputs(view):
         prob = calibrated_probability(inp) if calibrated else quick_probability(inp.ticket)

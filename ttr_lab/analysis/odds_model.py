@@ -29,10 +29,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..checks import MAX_PLAYOUTS, check_count, check_instance, check_seed
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
 
 __all__ = ["QuickModel", "turns_left", "quick_probability", "simulate_quick_model"]
+
+
+#: the most unseen cards a model's pool holds in :func:`simulate_quick_model`
+#: (a game has at most a few hundred cards)
+MAX_POOL = 10_000
 
 
 @dataclass(frozen=True)
@@ -131,10 +138,19 @@ def simulate_quick_model(model: QuickModel, samples: int = 20000, *, seed: int =
     the unseen cards, draw ``draws``, check the deficits), for checking
     :func:`quick_probability`.
 
+    ``samples`` is 1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS`, ``seed`` 0 to
+    ``2**128 - 1``, and the pool holds at most :data:`MAX_POOL` cards.
+
     >>> m = QuickModel(needs=(("red", 2),), claims=1, turns=3, draws=4, pool=(("red", 3), ("blue", 5), ("wild", 2)))
     >>> abs(simulate_quick_model(m, 20000) - quick_probability(m)) < 0.01
     True
     """
+    check_instance(model, QuickModel, "model", "a QuickModel")
+    check_count(samples, "samples", high=MAX_PLAYOUTS)
+    check_seed(seed)
+    for colour, k in model.pool:
+        check_count(k, f"the model's pool of {colour!r} cards", low=0, high=MAX_POOL)
+    check_count(sum(k for _, k in model.pool), "the model's pool", low=0, high=MAX_POOL)
     if model.done:
         return 1.0
     if model.impossible or not model.pieces_ok or model.draws < 0:
