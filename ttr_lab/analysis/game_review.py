@@ -74,6 +74,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..checks import MAX_SEED, check_count, check_seconds, check_seed, take_at_most
 from ..errors import TtrError
+from ..extras import missing_extra
 from ..moves import Move, parse_move, show_value
 from ..outcomes import seen_text
 from ..playout import PlayoutBot
@@ -119,7 +120,7 @@ def _pandas() -> Any:
     try:
         import pandas as pd
     except ImportError as e:  # pragma: no cover - pandas is in the [sim] extra
-        raise TtrError("review needs pandas: pip install 'ttr_lab[sim]'") from e
+        raise missing_extra("sim", "review", "pandas") from e
     return pd
 
 
@@ -337,7 +338,7 @@ def review_figure(df: Any, *, names: Iterable[str] | None = None, current: int |
     try:
         import plotly.graph_objects as go
     except ImportError as e:  # pragma: no cover - plotly is in the [lab] extra
-        raise TtrError("the review figure needs plotly: pip install 'ttr_lab[lab]'") from e
+        raise missing_extra("lab", "the review figure", "plotly") from e
     seats = sorted(int(c[4:]) for c in df.columns if c.startswith("win_"))
     labels = list(names) if names is not None else [f"seat {q}" for q in seats]
     fig = go.Figure()
