@@ -323,9 +323,17 @@ class _Output:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 on success)."""
-    cli_guard.release()  # from here Ctrl-C is a KeyboardInterrupt: caught below, after the clean-up
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C in the instants while _main hands SIGINT over
+        _fail("interrupted")
+        return INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     stdout = sys.stdout
     try:
+        cli_guard.release()  # from here Ctrl-C is a KeyboardInterrupt: caught below, after the clean-up
         if stdout is None:  # started with standard output closed ('>&-'): nothing could be printed
             raise TtrError("standard output is closed: nothing can be printed (send it to /dev/null instead)")
         sys.stdout = _Output(stdout)  # type: ignore[assignment]
