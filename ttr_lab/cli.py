@@ -291,7 +291,7 @@ def _quiet_stdout(stdout: Any) -> None:
         pass
 
 
-class _OutputError(Exception):
+class _OutputError(TtrError):
     """Standard output cannot be written (a full disk, an I/O error): the OSError is its cause."""
 
 

@@ -91,13 +91,14 @@ def _reason(e: BaseException) -> str:
 def _temp_file(folder: str, base: str) -> tuple[int, str]:
     """Create a new hidden temporary file next to the target: ``(fd, path)``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
+    for attempt in range(100):
         tmp = os.path.join(folder, f".{base[:200]}.{secrets.token_hex(4)}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp  # the umask applies, as to any new file
         except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary file name", folder)  # pragma: no cover
+            if attempt == 99:  # pragma: no cover - 100 random names all taken
+                raise
+    raise AssertionError("not reached")  # pragma: no cover
 
 
 def _remove(path: str) -> None:
