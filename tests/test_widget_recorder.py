@@ -112,7 +112,8 @@ def test_advise_reads_the_seats_view_and_only_on_its_turn():
     assert advice.moves[0].move in w.view.legal_moves
     # exactly what the advisor says on the seat's own view of the real game
     assert str(advice) == str(advise(g.view(first), playouts=8, seed=1, progress=False))
-    assert str(advice.moves[0].move) in w.advice.value
+    assert str(advice.best.move) in w.advice.value  # the Hint's words (issue 19 D2): no 'policy', no 'halving'
+    assert "policy" not in w.advice.value and "halving" not in w.advice.value
     w.enter(str(advice.moves[0].move))  # the seat keeps its tickets: the other seat is due
     assert w.view.current_player != first
     other = g.player_names[w.view.current_player]

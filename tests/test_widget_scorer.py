@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
@@ -85,7 +87,7 @@ def test_refusals_change_nothing_and_say_why():
     assert not w.click_route(b)  # 3 players: one route of a double
     assert w.routes[2] == [] and "only one of them is used" in w.message.value
     assert not w.add_ticket("Miami") and "tickets match" in w.message.value  # several
-    assert not w.add_ticket("Atlantis") and "0 tickets match" in w.message.value
+    assert not w.add_ticket("Atlantis") and "no ticket matches" in w.message.value
     assert w.add_ticket("1") and not w.add_ticket("1")
     w.player.value = 0
     assert not w.add_ticket("1") and "held by both" in w.message.value
@@ -125,3 +127,99 @@ def test_save_and_load(tmp_path):
     assert not third.load("sheet.json") and "Ada" in third.message.value
     (tmp_path / "bad.json").write_text("{not json")
     assert not other.load("bad.json") and other.routes == [[1], []]
+
+
+# ---------------------------------------------------------------- issue 20.3/20.4, issue 19 D4
+FOREIGN = "²³①⑳₃٣３"
+#: entries that name no route, city or ticket: foreign digits, text without an ASCII letter or digit, other types
+BAD = st.one_of(
+    st.builds(lambda a, d: a + d, st.text(alphabet="0123456789", max_size=2), st.sampled_from(FOREIGN)),
+    st.text(max_size=8).filter(lambda t: not any(c.isascii() and c.isalnum() for c in t)),
+    st.integers().filter(lambda k: not 1 <= k <= 200),
+    st.none(),
+    st.floats(),
+    st.lists(st.integers(min_value=1, max_value=5), max_size=2),
+)
+
+
+def sheet(w: ScorerWidget):
+    return ([list(r) for r in w.routes], [list(t) for t in w.tickets], [list(s) for s in w.stations], w.outcome)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_refused_entries_between_good_ones_leave_the_good_sheet(data):
+    """Issue 20.4: click_route('²') left '²' in the routes and every later click raised.
+    Random bad entries between the good ones: the sheet is the good entries alone."""
+    g = bot_game("europe", {}, 2, 5, bot="greedy")
+    table = table_of(g)
+    w = scorer("europe", players=table["players"])
+
+    def bad_entries():
+        for bad in data.draw(st.lists(BAD, max_size=2)):
+            how = data.draw(st.sampled_from(["click_route", "add_ticket", "click_city"]))
+            before = sheet(w)
+            assert getattr(w, how)(bad) is False, (how, bad)
+            assert sheet(w) == before and w.message.value, (how, bad)
+
+    for p, name in enumerate(table["players"]):
+        w.player.value = p
+        for rid in table["routes"][name]:
+            bad_entries()
+            assert w.click_route(rid), w.message.value
+        w.click_kind.value = "stations"
+        for city in table.get("stations", {}).get(name, []):
+            bad_entries()
+            assert w.click_city(city), w.message.value
+        w.click_kind.value = "routes"
+        for t in table["tickets"][name]:
+            bad_entries()
+            assert w.add_ticket(str(t)), w.message.value
+    assert w.outcome == g.outcome()
+    assert [sorted(r) for r in w.routes] == [sorted(table["routes"][n]) for n in table["players"]]
+
+
+@pytest.mark.parametrize("bad", ["²", "①", "₃", "1²", "٣", "Seattle-Portland/²"])
+def test_a_route_in_foreign_digits_is_refused_and_the_next_click_works(bad):
+    w = scorer("usa", players=["Ada", "Bob"])
+    assert not w.click_route(bad) and w.routes == [[], []] and "no route" in w.message.value
+    assert w.click_route(1) and w.routes == [[1], []]
+    assert not w.add_ticket(bad) and w.tickets == [[], []]
+    assert w.add_ticket("1") and w.tickets == [[1], []]
+
+
+def test_a_city_in_two_tickets_offers_both_to_pick():
+    """Issue 19 D4: typing 'Duluth' matched 2 tickets and added neither."""
+    w = scorer("usa", players=["Ada", "Bob", "Cy", "Di"])
+    m = w.edition.map
+    want = [t for t in w._labels if "Duluth" in m.ticket(t).cities]
+    assert not w.add_ticket("Duluth") and w.tickets[0] == []
+    assert [b.description for b in w.choices.children] == [w._labels[t] for t in want]
+    assert f"{len(want)} tickets match 'Duluth': pick one" in w.message.value
+    w.choices.children[1].click()
+    assert w.tickets[0] == [want[1]] and not w.choices.children and not w.message.value
+    a, b = m.ticket(want[0]).cities
+    w.player.value = 1
+    assert w.add_ticket(f"{b.lower()}-{a.upper()}") and w.tickets[1] == [want[0]]  # its cities, either order
+    assert not w.add_ticket("e") and len(w.choices.children) == w.MAX_CHOICES and "type more" in w.message.value
+
+
+def test_the_breakdown_says_one_route_and_one_longest_path():
+    """Issue 19 D4: '(1 routes)', and 'Longest Path' next to 'longest path'."""
+    w = scorer("usa", players=["Ada", "Bob"])
+    assert w.click_route(1) and w.click_route(2)
+    w.player.value = 1
+    assert w.click_route(57)
+    text = w.breakdown.value
+    assert "(1 route)" in text and "(1 routes)" not in text
+    assert "longest path: 7 cars (2 routes), bonus +10" in text and "Longest Path" not in text
+
+
+def test_the_file_row_is_above_the_breakdown_and_sized_to_fit():
+    w = scorer("usa", players=["Ada", "Bob", "Cy", "Di"])
+    side = w.children[-1].children[1].children
+    row = next(c for c in side if w.path in getattr(c, "children", ()))
+    assert side.index(row) < side.index(w.breakdown)  # not below a four-player breakdown
+    save, load = row.children[1:]
+    assert (save.description, load.description) == ("Save", "Load")
+    assert save.layout.flex == load.layout.flex == "0 0 auto" and w.path.layout.flex == "1 1 auto"

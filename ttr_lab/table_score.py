@@ -23,11 +23,10 @@ them.
 Ada: 10 points
   routes (2): 12
   ticket miss Boston-Miami -12
-  longest path: 7 cars (2 routes)
-  Longest Path: +10
+  longest path: 7 cars (2 routes), bonus +10
 Bob: 2 points
   routes (1): 2
-  longest path: 2 cars (1 routes)
+  longest path: 2 cars (1 route)
 Winner: Ada
 >>> sheet = sheet_to_dict("usa", players=["Ada", "Bob"], routes={"Ada": [1, 2], "Bob": [57]}, tickets={"Ada": [1]})
 >>> sheet["format"], sheet["routes"], sheet["result"]

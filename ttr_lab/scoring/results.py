@@ -69,9 +69,17 @@ class PlayerScore:
         out.append(f"  routes ({len(self.routes)}): {self.route_points}")
         for t in self.tickets:
             out.append(f"  ticket {t}")
+        bonuses = list(self.bonuses)
         if self.longest_path_routes:  # editions without a path bonus do not compute it
-            out.append(f"  longest path: {self.longest_path} cars ({len(self.longest_path_routes)} routes)")
-        for name, v in self.bonuses + self.adjustments:
+            k = len(self.longest_path_routes)
+            line = f"  longest path: {self.longest_path} cars ({k} route{'' if k == 1 else 's'})"
+            # the Longest Path card's bonus goes on the same line, in the same words
+            card = next((b for b in bonuses if b[0].casefold() == "longest path"), None)
+            if card is not None:
+                bonuses.remove(card)
+                line += f", bonus {card[1]:+d}"
+            out.append(line)
+        for name, v in bonuses + list(self.adjustments):
             out.append(f"  {name}: {v:+d}")
         return out
 

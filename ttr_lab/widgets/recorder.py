@@ -40,8 +40,10 @@ from ..records import MAX_ENTRY_TEXT, Record
 from ..render import board_figure, update_board
 from ..table_score import _edition
 from ..view import PlayerView
+from .advice import HINT_PLAYOUTS, hint_html
 from .figure import FigureWidget
 from .scorer import ScorerWidget
+from .static import game_text, widget_bundle
 
 __all__ = ["RecorderWidget", "recorder"]
 
@@ -174,6 +176,12 @@ class RecorderWidget(W.VBox):
         style = "color:#b71c1c" if error else "color:#1b5e20"
         self.message.value = f'<span style="{style}">{html.escape(text, quote=False)}</span>' if text else ""
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        text = f"{game_text(type(self).__name__, self.view)}; entered from {self.names[self.seat]}'s seat"
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
+
     # ------------------------------------------------------------------ display
     def refresh(self) -> None:
         v = self.view
@@ -190,12 +198,15 @@ class RecorderWidget(W.VBox):
         self.moves_log.value = "<br>".join(f"{first + i + 1}. {html.escape(m)}" for i, m in enumerate(last))
         update_board(self.fig, v, width=self._width, title="")
 
-    def advise(self, seconds: float = 2.0, **kwargs: Any) -> Any:
+    def advise(self, seconds: float | None = None, **kwargs: Any) -> Any:
         """The advisor on this seat's view (its moves only when it is this seat's turn).
 
         On another seat's turn it says at once whose turn it is and returns
         None; on this seat's turn the box says "thinking" (and for how long)
-        before the advisor starts, then shows its answer."""
+        before the advisor starts, then shows its answer as the play widget's
+        Hint does (:func:`~ttr_lab.widgets.advice.hint_html`).  The budget is
+        the Hint's (:data:`~ttr_lab.widgets.advice.HINT_PLAYOUTS` playouts)
+        unless ``seconds`` or ``playouts`` is given."""
         from ..analysis import advise
 
         v, me = self.view, self.names[self.seat]
@@ -207,14 +218,20 @@ class RecorderWidget(W.VBox):
                 f"it is {who}'s turn: the advisor ranks {me}'s moves (this record is kept from {me}'s seat); "
                 f"ask again when it is {me}'s turn"
             )
-        budget = f"{kwargs['playouts']} playouts" if kwargs.get("playouts") is not None else f"about {seconds:g} s"
+        if seconds is not None:
+            kwargs["seconds"] = seconds
+        elif kwargs.get("playouts") is None:
+            kwargs["playouts"] = HINT_PLAYOUTS
+        budget = (
+            f"{kwargs['playouts']} games played out" if kwargs.get("playouts") is not None else f"about {seconds} s"
+        )
         self.advice.value = f"<i>thinking about {html.escape(me)}'s moves ({html.escape(budget)})...</i>"
         self._say("")
         try:
-            advice = advise(v, seconds=seconds, progress=False, **kwargs)
+            advice = advise(v, progress=False, **kwargs)
         except TtrError as e:
             return self._no_advice(str(e))
-        self.advice.value = f"<pre style='font-size:12px;white-space:pre-wrap'>{html.escape(str(advice))}</pre>"
+        self.advice.value = hint_html(advice, v)
         return advice
 
     def _no_advice(self, why: str) -> None:

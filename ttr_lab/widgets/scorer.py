@@ -35,6 +35,7 @@ import ipywidgets as W
 from ..core.setup import seat_names
 from ..errors import TtrError
 from ..files import Folder, NameTakenError, check_name
+from ..numerals import is_numeral
 from ..render import (
     STALE_CLICK,
     board_figure,
@@ -47,6 +48,7 @@ from ..render import (
 from ..scoring import Outcome
 from ..table_score import _edition, score, sheet_from_dict, sheet_to_dict
 from .figure import FigureWidget
+from .static import widget_bundle
 
 __all__ = ["ScorerWidget", "scorer"]
 
@@ -122,15 +124,23 @@ class ScorerWidget(W.VBox):
         save.add_class("ttr-scorer-save").on_click(lambda _b: self.save(self.path.value))
         load.add_class("ttr-scorer-load").on_click(lambda _b: self.load(self.path.value))
 
+        #: several tickets match what was typed: one button each, to pick the one meant
+        self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap")).add_class("ttr-scorer-choices")
+        # the file row fits the 420 px panel (at 1366x768 Save was clipped to "Sa" and Load hidden)
+        self.path.layout = W.Layout(width="auto", flex="1 1 auto", min_width="120px")
+        self.path.style.description_width = "initial"
+        for button in (save, load):
+            button.layout = W.Layout(width="auto", min_width="64px", flex="0 0 auto")
         side = W.VBox(
             [
                 W.HTML("<b>Tickets of the selected player</b>"),
                 W.HBox([self.search, add]),
+                self.choices,
                 W.HBox([self.held, remove]),
                 self.exchange,
+                W.HBox([self.path, save, load], layout=W.Layout(width="100%")),
                 self.message,
                 self.breakdown,
-                W.HBox([self.path, save, load]),
             ],
             layout=W.Layout(width="420px"),
         )
@@ -147,8 +157,16 @@ class ScorerWidget(W.VBox):
         style = "color:#b71c1c" if error else "color:#1b5e20"
         self.message.value = f'<span style="{style}">{html.escape(text, quote=False)}</span>' if text else ""
 
-    def click_route(self, route_id: int) -> bool:
-        """Give ``route_id`` to the selected player, or take it back; False (and why) if it is someone else's."""
+    def click_route(self, route_id: Any) -> bool:
+        """Give ``route_id`` to the selected player, or take it back; False (and why) if it is someone else's.
+
+        ``route_id`` is a route's id or its text (``"57"``, ``"Seattle-Portland"``,
+        as :meth:`~ttr_lab.data.Map.find_route` reads it); anything else is refused
+        on screen and changes nothing."""
+        found = self._route_id(route_id)
+        if found is None:
+            return False
+        route_id = found
         p = self.seat
         for q, owned in enumerate(self.routes):
             if route_id in owned and q != p:
@@ -161,8 +179,25 @@ class ScorerWidget(W.VBox):
             mine.append(route_id)
         return self._rescore(lambda: mine.remove(route_id) if route_id in mine else mine.append(route_id))
 
-    def click_city(self, city: str) -> bool:
+    def _route_id(self, given: Any) -> int | None:
+        """The id of the route ``given`` names, or None (and why, on screen)."""
+        m = self.edition.map
+        if type(given) is int and m.has_route(given):
+            return given
+        if isinstance(given, str):
+            try:
+                return m.find_route(given).id
+            except TtrError as e:
+                self._say(str(e), True)
+                return None
+        self._say(f"there is no route {str(given)[:40]!r} on the {m.id} map (a route's id or 'City-City')", True)
+        return None
+
+    def click_city(self, city: Any) -> bool:
         """Put a station or harbor (the *Clicks set* choice) of the selected player in ``city``, or take it back."""
+        if not isinstance(city, str) or not self.edition.map.has_city(city):
+            self._say(f"there is no city {str(city)[:40]!r} on the {self.edition.map.id} map", True)
+            return False
         kind = self.click_kind.value
         if kind == "routes":
             self._say(f"{city}: choose 'stations' or 'harbors' above the board to place one", True)
@@ -180,10 +215,12 @@ class ScorerWidget(W.VBox):
         return self._rescore(lambda: mine.remove(city) if city in mine else mine.append(city))
 
     def add_ticket(self, text: Any) -> bool:
-        """Give the selected player a ticket: its id, its list entry, or a unique part of its cities."""
-        t = self._find_ticket(str(text))
+        """Give the selected player a ticket: its id, its list entry, its cities (``"Duluth-Houston"``,
+        either order) or a unique part of them; several matches are listed as buttons to pick from."""
+        t = text if type(text) is int and text in self._labels else self._find_ticket(str(text)[:200])
         if t is None:
             return False
+        self.choices.children = ()
         mine = self.tickets[self.seat]
         if t in mine:
             self._say(f"{self.names[self.seat]} already holds ticket {self._labels[t]}", True)
@@ -206,14 +243,45 @@ class ScorerWidget(W.VBox):
             self._say("type a ticket's number or part of its cities", True)
             return None
         head = text.split(":")[0].strip()
-        if head.isdigit() and int(head) in self._labels:
+        if is_numeral(head) and int(head) in self._labels:
             return int(head)
-        found = [t for t, label in self._labels.items() if text.lower() in label.lower()]
+        if is_numeral(head):
+            self._say(f"there is no ticket {head} in {self.edition.name}", True)
+            return None
+        exact = [t for t in self._labels if self._names_ticket(text, t)]
+        found = [t for t, label in self._labels.items() if text.casefold() in label.casefold()]
+        if len(exact) == 1:
+            return exact[0]
         if len(found) != 1:
-            shown = "; ".join(self._labels[t] for t in found[:4]) + ("..." if len(found) > 4 else "")
-            self._say(f"{len(found)} tickets match {text!r}" + (f": {shown}" if found else ""), True)
+            self._offer(text, found)
             return None
         return found[0]
+
+    def _names_ticket(self, text: str, t: int) -> bool:
+        """Whether ``text`` is ticket ``t``'s cities (either order, any case) or its whole list entry."""
+        ticket = self.edition.map.ticket(t)
+        said = text.casefold().replace("–", "-")
+        cities = [c.casefold() for c in ticket.cities]
+        return said == self._labels[t].casefold() or said in ("-".join(cities), "-".join(reversed(cities)))
+
+    #: at most so many matching tickets are offered as buttons
+    MAX_CHOICES = 8
+
+    def _offer(self, text: str, found: list[int]) -> None:
+        """Say how many tickets match ``text`` and offer the first few as buttons that add one."""
+        if not found:
+            self.choices.children = ()
+            self._say(f"no ticket matches {text[:40]!r}: type its number or part of its cities", True)
+            return
+        buttons = []
+        for t in found[: self.MAX_CHOICES]:
+            b = W.Button(description=self._labels[t], tooltip=f"add {self._labels[t]}", layout=W.Layout(width="auto"))
+            b.add_class("ttr-scorer-choice")
+            b.on_click(lambda _b, t=t: self.add_ticket(t))
+            buttons.append(b)
+        self.choices.children = tuple(buttons)
+        more = f" (the first {self.MAX_CHOICES} shown: type more of the name)" if len(found) > self.MAX_CHOICES else ""
+        self._say(f"{len(found)} tickets match {text[:40]!r}: pick one below{more}", True)
 
     def _on_search(self, change: Any) -> None:
         if change["new"] in self._labels.values():  # a full entry picked from the list
@@ -269,6 +337,9 @@ class ScorerWidget(W.VBox):
             self._say(str(e), True)
             self.refresh(rescore=False)
             return False
+        except BaseException:
+            undo()  # not a refusal but a failure (or an interrupt): the sheet is left as it was
+            raise
         self._say("")
         self.refresh(rescore=False)
         return True
@@ -307,6 +378,13 @@ class ScorerWidget(W.VBox):
             title="",
         )
         self.breakdown.value = "" if out is None else f"<pre style='font-size:12px'>{html.escape(str(out))}</pre>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        routes = ", ".join(f"{name} {len(r)}" for name, r in zip(self.names, self.routes))
+        text = f"{type(self).__name__}: a {self.edition.name} board, routes entered: {routes}"
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
 
     # ------------------------------------------------------------------ files
     def save(self, name: str, *, overwrite: bool = False) -> bool:
