@@ -132,7 +132,7 @@ def test_a_real_tournament_and_its_file(tmp_path):
     [
         (["--agents", "greedy,nobody"], "unknown agent 'nobody'"),
         (["--agents", "greedy", "--edition", "narnia"], "narnia"),
-        (["--agents", "greedy", "--games", "0"], "games must be a positive whole number"),
+        (["--agents", "greedy", "--games", "0"], "games must be a whole number from 1 to 1,000,000"),
         (["--agents", "greedy", "--scheduler", "tcp://127.0.0.1:9"], "no Dask scheduler answers"),
         (["--agents", "greedy", "--players", "two"], "--players wants whole numbers"),
         (["--agents", "greedy", "--batch-size", "0"], "--batch-size must be 1 or more"),

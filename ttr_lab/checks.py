@@ -47,9 +47,9 @@ ttr_lab.errors.TtrError: seed must be an int from 0 to 2**128 - 1, not '10'
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import islice
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import TtrError, WrongTypeError
 from .move_cards import show_value
@@ -90,8 +90,9 @@ MAX_CANDIDATES = 1_000
 #: (about 8 KB each); :func:`~ttr_lab.analysis.iter_states` streams any number
 MAX_SAMPLES = 10_000
 #: the most games of one simulation run (:func:`~ttr_lab.simulate.run_games`
-#: and friends): weeks of work on one machine
-MAX_GAMES = 10_000_000
+#: and friends): a day of work on one machine, a table of a few hundred MB;
+#: a longer run is played in pieces (``start=``)
+MAX_GAMES = 1_000_000
 
 
 def _bound(n: float) -> str:
@@ -160,13 +161,12 @@ def check_budget(
     check_seconds(seconds, seconds_name, high=max_seconds)
 
 
-def take_at_most(items: Iterable[T], limit: int, name: str) -> list[T]:
-    """The items of ``items`` as a list, refusing more than ``limit`` of them
-    (an endless iterator is not read past ``limit + 1``)."""
+def take_at_most(items: Any, limit: int, name: str) -> list[Any]:
+    """The items of ``items`` (any iterable but a string) as a list, refusing
+    more than ``limit`` of them (an endless iterator is not read past ``limit + 1``)."""
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise TtrError(f"{name} must be a list (or other iterable), not {show_value(items)}")
-    it: Iterator[T] = iter(items)
-    out = list(islice(it, limit + 1))
+    out = list(islice(iter(items), limit + 1))
     if len(out) > limit:
         raise TtrError(f"{name} must have at most {_bound(limit)} entries")
     return out

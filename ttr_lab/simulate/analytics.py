@@ -39,10 +39,11 @@ import networkx as nx
 import pandas as pd
 
 from ..analysis import cut_routes
+from ..checks import check_count, check_seed
 from ..data import Map
 from ..graph import board_graph
 from .runner import Results
-from .stats import spearman, wilson
+from .stats import MAX_REPS, check_level, spearman, wilson
 
 __all__ = [
     "route_stats",
@@ -196,6 +197,9 @@ def consistency(
     repetitions (the percentile interval in 22%) and a true rho of 0.78 in
     80% (the percentile interval in 95%).  More games make both better.
     """
+    check_count(reps, "reps", high=MAX_REPS)
+    check_seed(seed)
+    check_level(level)
     cities = [c.name for c in m.cities]
     ga = list(city_counts_by_game(a).values())
     gb = list(city_counts_by_game(b).values())

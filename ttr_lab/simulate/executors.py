@@ -4,10 +4,12 @@
 ``submit``: ``None`` (in process), any :class:`concurrent.futures.Executor`
 (a ``ProcessPoolExecutor``, or ``distributed.Client(...).get_executor()``), a
 ``distributed.Client``, or a scheduler address (``"tcp://host:8786"``).
-:func:`run_tasks` submits the batches and yields each result as it arrives;
-a batch whose worker died is submitted again (a Dask scheduler also does so
-itself), and when a process pool is broken the batches left run in this
-process, so no finished game is lost and the results are those of a clean run.
+:func:`run_tasks` submits the batches and yields each result as it arrives,
+taking the batches from an iterator as it goes (at most :data:`IN_FLIGHT`
+submitted and not yet done, so a long run is never held in memory); a batch
+whose worker died is submitted again (a Dask scheduler also does so itself),
+and when a process pool is broken the batches left run in this process, so
+no finished game is lost and the results are those of a clean run.
 """
 
 from __future__ import annotations
@@ -16,20 +18,23 @@ import concurrent.futures as cf
 import contextlib
 import socket
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import TtrError
 from ..extras import missing_extra
 
-__all__ = ["open_executor", "run_tasks", "WORKER_LOST"]
+__all__ = ["open_executor", "run_tasks", "WORKER_LOST", "IN_FLIGHT"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 #: how often one batch is submitted again after its worker died
 RETRIES = 3
+#: the most batches submitted to an executor and not yet done (enough to keep
+#: a few hundred workers busy; the rest of a run waits in its iterator)
+IN_FLIGHT = 256
 
 
 def _lost_errors() -> tuple[type[BaseException], ...]:
@@ -101,55 +106,75 @@ def open_executor(executor: Any, *, timeout: float = 5) -> Iterator[Any]:
     )
 
 
-def run_tasks(executor: Any, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
+def run_tasks(
+    executor: Any, fn: Callable[[T], R], tasks: Iterable[T], *, in_flight: int = IN_FLIGHT
+) -> Iterator[tuple[int, R]]:
     """Run ``fn`` on every task; yield ``(task index, result)`` as results arrive.
 
-    In process when ``executor`` is None.  A task whose worker was lost is
-    submitted again (at most :data:`RETRIES` times); when the executor itself
-    is broken (a process pool whose worker was killed), the tasks left run
-    here.  Any other error from ``fn`` propagates.
+    In process when ``executor`` is None.  The tasks are taken from
+    ``tasks`` as they are submitted, at most ``in_flight`` at a time.  A task
+    whose worker was lost is submitted again (at most :data:`RETRIES` times);
+    when the executor itself is broken (a process pool whose worker was
+    killed), the tasks left run here.  Any other error from ``fn`` propagates.
     """
+    numbered = enumerate(tasks)
     if executor is None:
-        for i, task in enumerate(tasks):
+        for i, task in numbered:
             yield i, fn(task)
         return
-    tries = [0] * len(tasks)
-    pending: dict[Any, int] = {}
-    local: list[int] = []
+    tries: dict[int, int] = {}
+    pending: dict[Any, tuple[int, T]] = {}
+    local: list[tuple[int, T]] = []
+    broken = False
 
-    def submit(i: int) -> None:
-        try:
-            pending[executor.submit(fn, tasks[i])] = i
-        except (RuntimeError, BrokenProcessPool):  # a broken or shut-down executor refuses new work
-            local.append(i)
+    def submit(i: int, task: T) -> None:
+        nonlocal broken
+        if not broken:
+            try:
+                pending[executor.submit(fn, task)] = (i, task)
+                return
+            except (RuntimeError, BrokenProcessPool):  # a broken or shut-down executor refuses new work
+                broken = True
+        local.append((i, task))
 
-    for i in range(len(tasks)):
-        submit(i)
+    def fill() -> None:
+        while not broken and len(pending) < in_flight:
+            nxt = next(numbered, None)
+            if nxt is None:
+                return
+            submit(*nxt)
+
     try:
+        fill()
         while pending:
             done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
             for fut in done:
-                i = pending.pop(fut)
+                i, task = pending.pop(fut)
                 try:
                     result = fut.result()
                 except WORKER_LOST as e:
-                    tries[i] += 1
+                    tries[i] = tries.get(i, 0) + 1
                     if tries[i] > RETRIES:
                         raise TtrError(f"batch {i} lost its worker {tries[i]} times ({type(e).__name__})") from None
                     if isinstance(e, BrokenProcessPool):
-                        local.append(i)
+                        broken = True
+                        local.append((i, task))
                     else:
-                        submit(i)
+                        submit(i, task)
                     continue
                 yield i, result
+            fill()
     finally:
         for fut in pending:
             fut.cancel()
-    if local:
+    if broken:
         warnings.warn(
-            f"the executor broke (a worker died): {len(local)} batch(es) run again in this process",
+            f"the executor broke (a worker died): {len(local)} batch(es) and any not yet submitted run again "
+            "in this process",
             RuntimeWarning,
             stacklevel=3,
         )
-        for i in sorted(local):
-            yield i, fn(tasks[i])
+        for i, task in sorted(local, key=lambda t: t[0]):
+            yield i, fn(task)
+        for i, task in numbered:  # the rest of the run, here, one at a time
+            yield i, fn(task)

@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import MAX_PLIES, make_bot
+from ..checks import check_count, check_instance
 from ..errors import TtrError
 from ..moves import ClaimRoute
 from ..scoring import longest_path
@@ -90,8 +91,11 @@ def play_one(spec: GameSpec) -> dict[str, list[dict[str, Any]]]:
     """Play one game to the end and summarise it.
 
     Returns ``{"games": per-seat rows, "claims": one row per claimed route,
-    "tickets": one row per kept ticket}``.
+    "tickets": one row per kept ticket}``.  ``spec.max_plies`` is 1 to
+    :data:`~ttr_lab.bots.MAX_PLIES`.
     """
+    check_instance(spec, GameSpec, "spec", "a GameSpec")
+    check_count(spec.max_plies, "max_plies", high=MAX_PLIES)
     game = new_game(spec.edition, list(_names(spec.lineup)), seed=spec.seed, **dict(spec.options))
     bots = [make_bot(name, bot_seed(spec.seed, i)) for i, name in enumerate(spec.lineup)]
     views = [game.view(p) for p in range(game.num_players)]

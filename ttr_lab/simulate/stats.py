@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist, fmean, stdev
 from typing import Any, TypeVar
 
+from ..checks import check_count, check_number, check_seed
 from ..errors import TtrError
 
 __all__ = ["wilson", "mean_ci", "ranks", "spearman", "bootstrap", "bradley_terry", "elo_scale"]
@@ -33,8 +34,20 @@ __all__ = ["wilson", "mean_ci", "ranks", "spearman", "bootstrap", "bradley_terry
 K = TypeVar("K", bound=Hashable)
 
 
+#: the most bootstrap replicates, and Bradley-Terry iterations, of one call
+MAX_REPS = 1_000_000
+
+
+def check_level(level: object) -> float:
+    """``level`` if it is a confidence level: a number above 0 and below 1."""
+    x = check_number(level, "level", low=0, high=1, low_open=True)
+    if x >= 1:
+        raise TtrError(f"level must be a confidence level above 0 and below 1, not {level!r}")
+    return x
+
+
 def _z(level: float) -> float:
-    return NormalDist().inv_cdf(0.5 + level / 2)
+    return NormalDist().inv_cdf(0.5 + check_level(level) / 2)
 
 
 def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -123,6 +136,9 @@ def bootstrap(
     >>> lo < est < hi
     True
     """
+    check_count(reps, "reps", high=MAX_REPS)
+    check_seed(seed)
+    a = (1 - check_level(level)) / 2
     rng = random.Random(seed)
     est = statistic(data)
     n = len(data)
@@ -135,7 +151,6 @@ def bootstrap(
     if not reps_out:
         return (est, math.nan, math.nan)
     reps_out.sort()
-    a = (1 - level) / 2
     lo = reps_out[min(len(reps_out) - 1, int(a * len(reps_out)))]
     hi = reps_out[min(len(reps_out) - 1, int((1 - a) * len(reps_out)))]
     return (est, lo, hi)
@@ -148,7 +163,10 @@ def bradley_terry(wins: Mapping[tuple[K, K], float], *, iters: int = 1000, tol: 
     each).  Strengths are normalised to a geometric mean of 1, so
     ``P(i beats j) = s_i / (s_i + s_j)``.  A player who never wins gets a
     strength near 0; add a small prior (e.g. 0.5 win each way) to avoid it.
+    ``iters`` is 1 to :data:`MAX_REPS`.
     """
+    check_count(iters, "iters", high=MAX_REPS)
+    check_number(tol, "tol", low=0, high=1)
     players = sorted({p for pair in wins for p in pair}, key=str)
     total_w = dict.fromkeys(players, 0.0)
     games: dict[tuple[K, K], float] = {}

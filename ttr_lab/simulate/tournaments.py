@@ -31,10 +31,11 @@ from typing import Any
 
 import pandas as pd
 
+from ..checks import MAX_GAMES, check_count, check_seed, take_at_most
 from ..errors import TtrError
 from ..safeio import atomic_open
 from .executors import open_executor
-from .runner import check_agents, run_games
+from .runner import _check_edition, check_agents, check_options, run_games
 from .stats import bradley_terry, elo_scale, mean_ci, wilson
 
 __all__ = ["schedule", "pairwise_wins", "summarise", "Tournament", "tournament", "TABLE_COLUMNS"]
@@ -56,6 +57,21 @@ TABLE_COLUMNS = (
 )
 
 
+#: the most seats of a game a schedule is made for, and the most line-ups of one schedule
+MAX_SEATS = 10
+MAX_LINEUPS = 100_000
+#: the most editions, or player counts, of one tournament
+MAX_CELLS = 100
+
+
+def _schedule_size(k: int, n: int) -> int:
+    """How many line-ups :func:`schedule` makes for ``k`` agents and ``n`` seats
+    (ordered choices, or the onto maps from seats to agents by inclusion-exclusion)."""
+    if k >= n:
+        return math.perm(k, n)
+    return sum((-1) ** j * math.comb(k, j) * (k - j) ** n for j in range(k + 1))
+
+
 def schedule(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """Line-ups in which every agent plays every seat equally often.
 
@@ -65,8 +81,13 @@ def schedule(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
     under relabelling the agents, so each agent sits in each seat equally often.
     """
     agents = list(dict.fromkeys(agents))
-    if players < 1:
-        raise TtrError(f"a game has at least one seat, not {players}")
+    check_count(players, "players", high=MAX_SEATS)
+    size = _schedule_size(len(agents), players)
+    if size > MAX_LINEUPS:
+        raise TtrError(
+            f"{len(agents)} agents in {players} seats make {size:,} line-ups, more than {MAX_LINEUPS:,}: "
+            "use fewer agents or seats"
+        )
     if len(agents) >= players:
         return list(itertools.permutations(agents, players))
     every = set(agents)
@@ -192,7 +213,8 @@ def tournament(
         Editions and player counts; every combination is a cell of the table.
     games : int
         Games per cell, rounded up to a whole number of rotations
-        (:func:`schedule`), so that every agent plays every seat equally.
+        (:func:`schedule`), so that every agent plays every seat equally;
+        1 to :data:`~ttr_lab.checks.MAX_GAMES`, rotations included.
     seed : int
         Seeds every cell (game ``i`` of a cell gets the same seed in every cell).
     executor, options, batch_size, progress
@@ -201,24 +223,32 @@ def tournament(
         Write the per-game rows and the table as CSV (see :meth:`Tournament.save`).
     """
     names = check_agents(agents)
-    editions = [edition] if isinstance(edition, str) else list(edition)
-    counts = [players] if isinstance(players, int) else list(players)
-    if type(games) is not int or games <= 0:
-        raise TtrError(f"games must be a positive whole number, not {games!r}")
-    for n in counts:
-        if type(n) is not int or n < 2:
-            raise TtrError(f"players must be a whole number of at least 2, not {n!r}")
+    editions = [edition] if isinstance(edition, str) else take_at_most(edition, MAX_CELLS, "edition")
+    counts = [players] if type(players) is int else take_at_most(players, MAX_CELLS, "players")
+    check_count(games, "games", high=MAX_GAMES)
+    check_seed(seed)
+    opts = check_options(options)
+    cells = []  # every cell checked (edition, options, seats, schedule, games) before the first game
+    for ed in editions:
+        for n in counts:
+            check_count(n, "players", low=2, high=MAX_SEATS)
+            name = _check_edition(ed, opts, n)
+            lineups = schedule(names, n)
+            total = math.ceil(games / len(lineups)) * len(lineups)
+            if total > MAX_GAMES:
+                raise TtrError(
+                    f"games: {games} games in {len(lineups):,} seat rotations make {total:,} games a cell, "
+                    f"more than {MAX_GAMES:,}"
+                )
+            cells.append((name, lineups, total))
     frames = []
     with open_executor(executor) as ex:  # one connection for every cell
-        for ed in editions:
-            for n in counts:
-                lineups = schedule(names, n)
-                total = math.ceil(games / len(lineups)) * len(lineups)
-                frames.append(
-                    run_games(
-                        ed, lineups, total, seed, executor=ex, options=options, batch_size=batch_size, progress=progress
-                    )
+        for name, lineups, total in cells:
+            frames.append(
+                run_games(
+                    name, lineups, total, seed, executor=ex, options=opts, batch_size=batch_size, progress=progress
                 )
+            )
     rows = pd.concat(frames, ignore_index=True)
     result = Tournament(rows, summarise(rows))
     if save is not None:
