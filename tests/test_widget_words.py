@@ -1,4 +1,4 @@
-"""What the play widget says, in a player's words (issue 19 D5, D6).
+"""What the play widget and the tutorial say, in a player's words (issue 19 D1, D5, D6).
 
 * **D5**: a claim of the twin of a route the player owns is refused with
   "you already own its twin", not "the other route ... is claimed" as if
@@ -7,6 +7,9 @@
   person on either seat, and through a click on the board.
 * **D6**: a kept ticket reads "not yet connected" while the game goes on,
   "✘ missed" only once it is over.
+* **D1**: the tutorial says how the routes you can pay for are drawn (dashed
+  violet frames, not "lit in yellow"), in words derived from the drawing's
+  own colour constant.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 import ttr_lab
+from ttr_lab import board_scene
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.widgets import PlayWidget
-from ttr_lab.widgets.messages import claim_refusal
+from ttr_lab.widgets.messages import claim_refusal, colour_name, highlight_words
 
 from .helpers import arrange, past_setup
 from .test_widgets import find
@@ -124,3 +128,39 @@ def test_tickets_read_missed_or_connected_only_when_the_game_is_over():
     assert text.count("✔ connected") == done
     assert text.count("✘ missed") == len(results) - done
     assert "not yet" not in text
+
+
+# --------------------------------------------------------------------------- D1: the tutorial's words
+
+
+def _tutorial_turn():
+    t = ttr_lab.tutorial("usa", seed=7)
+    find(t, "ttr-keep").click()
+    assert t.game.current_player == 0 and t.lit_routes()
+    return t
+
+
+def test_the_tutorial_says_how_the_payable_routes_are_drawn():
+    t = _tutorial_turn()
+    lit = t.lit_routes()
+    assert highlight_words() == "in dashed violet frames"
+    assert f"the {len(lit)} routes in dashed violet frames are the ones you can pay for now" in t.guide
+    assert "yellow" not in t.guide.split("Try an illegal move")[0]  # the suggested route may be a yellow one
+    # what is drawn: the frames of exactly those routes, in that colour, dashed
+    frame = next(tr for tr in t.fig.data if tr.meta == "highlight")
+    assert frame.line.color == board_scene.HIGHLIGHT and frame.line.dash
+    assert sorted(t._board_options()["highlight"]) == lit
+
+
+def test_the_tutorials_words_follow_the_drawings_constant(monkeypatch):
+    """The wording is derived from the colour the board draws with, not written beside it."""
+    t = _tutorial_turn()
+    monkeypatch.setattr(board_scene, "HIGHLIGHT", "#2e7d32")
+    t.refresh()
+    assert "routes in dashed green frames are the ones you can pay for" in t.guide
+    assert [colour_name(c) for c in ("#5500ff", "#ffbf00", "#1e88e5", "#9e9e9e")] == [
+        "violet",
+        "yellow",
+        "blue",
+        "gray",
+    ]

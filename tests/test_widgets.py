@@ -599,7 +599,7 @@ def test_tutorial_lights_the_routes_you_can_pay_for_and_lets_you_try_an_illegal_
     assert t.lit_routes() == can and can
     assert sorted(t._board_options()["highlight"]) == can
     assert "highlight" in [tr.name for tr in t.fig.data]
-    assert f"the {len(can)} routes lit in yellow" in t.guide and "Try an illegal move" in t.guide
+    assert f"the {len(can)} routes in dashed violet frames" in t.guide and "Try an illegal move" in t.guide
     suggested = max((r for r in g.map.routes if r.id not in can), key=lambda r: (r.length, -r.id))
     assert f"{suggested.a}–{suggested.b} ({suggested.length} {suggested.color})" in t.guide
     before = g.to_dict()

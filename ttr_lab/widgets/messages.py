@@ -33,10 +33,12 @@ Atlanta–Miami needs 5 blue cards; you hold 0 blue and 1 locomotive (rule A4: m
 
 from __future__ import annotations
 
+import colorsys
 import html
 import re
 from typing import Any
 
+from .. import board_scene
 from ..errors import TtrError
 from ..moves import Move
 from ..rules import explain, rule_title
@@ -51,6 +53,8 @@ __all__ = [
     "claim_refusal",
     "drawn_cards",
     "rule_paragraph",
+    "colour_name",
+    "highlight_words",
 ]
 
 #: past tenses for announcements that read as a sentence about the player
@@ -104,6 +108,45 @@ def rule_details(rule: str | None) -> str:
         f'<div class="ttr-rule-text" style="white-space:pre-wrap;max-height:18em;overflow:auto;'
         f'font-size:90%;border-left:3px solid #90a4ae;padding-left:6px">{_markdown_lite(body)}</div></details>'
     )
+
+
+# --------------------------------------------------------------------------- what the board draws, in words
+
+#: hue bands (degrees, upper bound) and their names, for :func:`colour_name`
+_HUES = (
+    (15, "red"),
+    (40, "orange"),
+    (70, "yellow"),
+    (165, "green"),
+    (195, "cyan"),
+    (250, "blue"),
+    (290, "violet"),
+    (350, "pink"),
+    (360, "red"),
+)
+
+
+def colour_name(hex_colour: str) -> str:
+    """The everyday name of colour ``"#rrggbb"``, from its hue (gray, black or
+    white when it has hardly any).
+
+    >>> colour_name("#5500ff"), colour_name("#ffbf00"), colour_name("#9e9e9e")
+    ('violet', 'yellow', 'gray')
+    """
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    hue, light, sat = colorsys.rgb_to_hls(r, g, b)
+    if sat < 0.15 or light < 0.08 or light > 0.95:
+        return "black" if light < 0.2 else "white" if light > 0.9 else "gray"
+    return next(name for top, name in _HUES if hue * 360 < top)
+
+
+def highlight_words() -> str:
+    """How the board marks a lit route, in words derived from the drawing's own
+    constants (:data:`ttr_lab.board_scene.HIGHLIGHT` and its pen), so a text
+    that says what is drawn follows the drawing: ``"in dashed violet frames"``."""
+    _, _, gap = board_scene.highlight_pen(9.0)
+    return f"in {'dashed ' if gap > 0 else ''}{colour_name(board_scene.HIGHLIGHT)} frames"
 
 
 # --------------------------------------------------------------------------- refusals in words

@@ -36,8 +36,9 @@ PROMPTS = {
     "each one's cheapest path is drawn on the board.",
     Phase.KEEP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep; "
     "each one's cheapest path is drawn on the board.",
-    Phase.TURN: "{name}, your turn: take a face-up card or draw from the deck, "
-    "click a route to claim it, or draw tickets.",
+    # one line at 1366x768 with an edition's hint ("or click a city to build a station"): the card row
+    # shows where cards come from
+    Phase.TURN: "{name}, your turn: take a card, click a route to claim it, or draw tickets.",
     Phase.SECOND_CARD: "{name}: take a second card (not a face-up {wild}) or draw from the deck.",
 }
 

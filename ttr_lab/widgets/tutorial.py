@@ -1,9 +1,10 @@
 """A guided first game: ``ttr_lab.tutorial("usa")``.
 
 The play widget with a guide above it.  At every decision the guide says
-what you may do now, the board lights up the routes you can pay for, and
-each rule is explained, quoted from the rules reference with the numbers of
-your own game, the first time it applies:
+what you may do now, the board frames the routes you can pay for (the guide
+says how they are drawn: :func:`~ttr_lab.widgets.messages.highlight_words`),
+and each rule is explained, quoted from the rules reference with the numbers
+of your own game, the first time it applies:
 
 * **tickets** (B1, A7), when you choose your first tickets;
 * **the second card** (A2): no face-up locomotive as the second card;
@@ -14,6 +15,14 @@ your own game, the first time it applies:
 It also invites you to try an illegal move, and says what the refusal
 meant.  The opponent is the easy bot unless told otherwise; everything else
 is :class:`~ttr_lab.widgets.play_widget.PlayWidget`.
+
+The guide is ONE line, so the whole game fits a laptop (1366×768 in
+JupyterLab with the file browser open, the board, its legend and the tabs
+included; Europe's taller board too): the news of this decision (a
+refusal, a new rule, the invitation) and what you may do now, in short and
+cut to the line; a click on it opens the whole text (what you may do, the
+rule's explanation with this game's numbers and its quote) over the board,
+without moving anything.
 
 >>> t = tutorial("usa", seed=7)
 >>> t.explained
@@ -40,7 +49,7 @@ import ipywidgets as W
 
 from ..moves import ClaimRoute
 from ..phases import Phase
-from .messages import route_words, rule_paragraph, wild_word
+from .messages import highlight_words, route_words, rule_paragraph, wild_word
 from .play_widget import PlayWidget
 
 __all__ = ["TutorialWidget", "tutorial", "LESSONS", "quote"]
@@ -57,8 +66,17 @@ LESSONS = {
 }
 
 _CSS = """<style>
-.ttr-tutorial { border: 2px solid #1565c0; border-radius: 6px; background: #e3f2fd;
-  padding: 2px 8px; margin-bottom: 4px; font-size: 13px; line-height: 17px; }
+.ttr-tutorial { position: relative; overflow: visible; border: 2px solid #1565c0; border-radius: 6px;
+  background: #e3f2fd; padding: 1px 8px; margin-bottom: 4px; font-size: 13px; line-height: 17px; }
+.ttr-tutorial .widget-html, .ttr-tutorial .widget-html-content { position: static; overflow: visible;
+  line-height: 17px; margin: 0; min-width: 0; max-width: 100%; }
+.ttr-tutorial .ttr-guide-news summary { display: block; cursor: pointer; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
+.ttr-tutorial .ttr-guide-news summary::before { content: "▸ "; color: #1565c0; }
+.ttr-tutorial .ttr-guide-news[open] summary::before { content: "▾ "; }
+.ttr-tutorial .ttr-guide-pop { position: absolute; left: -2px; right: -2px; top: 100%; z-index: 40;
+  background: #e3f2fd; border: 2px solid #1565c0; border-radius: 0 0 6px 6px; padding: 2px 8px 4px;
+  box-shadow: 0 4px 10px rgba(0,0,0,0.3); max-height: 60vh; overflow: auto; }
 .ttr-tutorial .ttr-lesson { border-left: 3px solid #1565c0; padding-left: 6px; margin-top: 2px; }
 .ttr-tutorial .ttr-quote { color: #37474f; font-style: italic; }
 </style>"""
@@ -121,54 +139,75 @@ class TutorialWidget(PlayWidget):
         return True
 
     def _update_guide(self) -> None:
-        g = self.game
-        now, lessons = self._now(), self._lessons()
-        tried = ""
-        if self._tried is not None and self._refused is not None:
-            tried = (
-                "<div><b>That was refused</b>, and nothing changed: the widget asked the rules library, "
-                "which said why (the box by your click quotes the rule). Press OK and carry on.</div>"
-            )
-        elif g.phase == Phase.TURN and g.current_player == 0 and self._tried is None:
-            tried = (
-                f"<div><b>Try an illegal move</b>: click a route that is not lit, for instance "
-                f"{html.escape(self._unpayable())}, and see why it is refused.</div>"
-            )
-        self._guide.value = f"<div><b>What you may do now:</b> {now}</div>{tried}{lessons}"
+        """The guide: ONE line (the news of this decision, then what you may do
+        now, cut to the line); a click on it opens all of it over the board."""
+        (now, short), news = self._now(), self._guide_news()
+        head = " · ".join([*(title for _, title in news), f"<b>Now:</b> {short}"])
+        body = f"<div><b>What you may do now:</b> {now}</div>" + "".join(f"<div>{text}</div>" for text, _ in news)
+        self._guide.value = f'<details class="ttr-guide-news"><summary>{head}</summary><div class="ttr-guide-pop">{body}</div></details>'
 
-    def _now(self) -> str:
-        """What the player may do at this decision, in words (HTML)."""
+    def _guide_news(self) -> list[tuple[str, str]]:
+        """What is new at this decision, most pressing first, as ``(full HTML,
+        title HTML)``: a refusal, the rules explained now, the invitation."""
+        g = self.game
+        out = []
+        if self._tried is not None and self._refused is not None:
+            out.append(
+                (
+                    "<b>That was refused</b>, and nothing changed: the widget asked the rules library, "
+                    "which said why (the box by your click quotes the rule). Press OK and carry on.",
+                    "<b>That was refused</b>: the box by your click says why",
+                )
+            )
+        out += self._lessons()
+        if g.phase == Phase.TURN and g.current_player == 0 and self._tried is None and not g.is_over:
+            text = (
+                f"<b>Try an illegal move</b>: click a route that is not framed, for instance "
+                f"{html.escape(self._unpayable())}, and see why it is refused."
+            )
+            out.append((text, "<b>Try an illegal move</b>"))
+        return out
+
+    def _now(self) -> tuple[str, str]:
+        """What the player may do at this decision, in words (HTML): in full,
+        and in short for the guide's line."""
         g = self.game
         wild = wild_word(g)
         if g.is_over:
             self._learn("final scoring")
-            return "nothing more: the game is over. Here is how it was scored."
+            return "nothing more: the game is over. Here is how it was scored.", "the game is over"
         if g.current_player != 0:
-            return "wait: the bot is playing."
+            return "wait: the bot is playing.", "wait: the bot is playing"
         if g.phase in (Phase.SETUP_TICKETS, Phase.KEEP_TICKETS):
             k = min((len(m.tickets) for m in g.legal_moves if m.verb == "keep"), default=1)
             self._learn("tickets")
             return (
-                f"choose which tickets to keep (at least {k}): untick the others and press <b>Keep</b>. "
-                "The board draws each offered ticket's cheapest path, and the list gives its cost in cars."
+                f"choose which tickets to keep (at least {k}): untick the others and press <b>Keep</b>; "
+                "the board draws each one's cheapest path, the list gives its cost in cars.",
+                f"keep at least {k} of the tickets offered (untick the others, press Keep)",
             )
         if g.phase == Phase.SECOND_CARD:
             self._learn("second card")
-            return f"take a second card: a face-up card that is not a {wild}, or the top of the deck."
+            return (
+                f"take a second card: a face-up card that is not a {wild}, or the top of the deck.",
+                f"take a second card (not a face-up {wild})",
+            )
         lit = self.lit_routes()
         doubles = [r for r in lit if g.map.route(r).double_of is not None]
         if doubles or any(g.map.route(r).double_of is not None for r in g.route_owners()):
             self._learn("double routes")
+        framed = f"the {len(lit)} routes {highlight_words()}"
         claim = (
-            f"<b>claim a route</b>: the {len(lit)} routes lit in yellow are the ones you can pay for now; click one"
+            f"<b>claim a route</b>: {framed} are the ones you can pay for now; click one"
             if lit
             else "claim a route (none yet: you cannot pay for any route, so collect cards first)"
         )
         if g.final_turns_left is not None:
             self._learn("last round")
         return (
-            f"one of three things: <b>take cards</b> (a face-up card, or the deck; a face-up {wild} "
-            f"is your only card this turn), {claim}, or <b>draw tickets</b>."
+            f"<b>take cards</b> (a face-up card or the deck; a face-up {wild} is your only card this turn), "
+            f"{claim}, or <b>draw tickets</b>.",
+            f"take cards, claim one of {framed}, or draw tickets" if lit else "take cards or draw tickets",
         )
 
     def _unpayable(self) -> str:
@@ -178,19 +217,22 @@ class TutorialWidget(PlayWidget):
         r = max(free, key=lambda r: (r.length, -r.id)) if free else None
         return f"{route_words(r)} ({r.length} {r.color})" if r else "any route"
 
-    def _lessons(self) -> str:
-        """The rules explained at this decision (HTML)."""
+    def _lessons(self) -> list[tuple[str, str]]:
+        """The rules explained at this decision, as ``(full HTML, title HTML)``."""
         self._fresh = [(k, ply) for k, ply in self._fresh if ply == self.game.ply]  # shown until the next move
         out = []
         for key, _ in self._fresh:
             rule, title = LESSONS[key]
             text, quote = self._lesson(key)
+            name = f"<b>New rule — {title}</b> (rule {rule})"
             out.append(
-                f'<div class="ttr-lesson ttr-lesson-{key.replace(" ", "-")}"><b>New rule — {title}</b> '
-                f"(rule {rule}): {text} "
-                f'<span class="ttr-quote">“{html.escape(quote)}”</span></div>'
+                (
+                    f'<div class="ttr-lesson ttr-lesson-{key.replace(" ", "-")}">{name}: {text} '
+                    f'<span class="ttr-quote">“{html.escape(quote)}”</span></div>',
+                    name,
+                )
             )
-        return "".join(out)
+        return out
 
     def _lesson(self, key: str) -> tuple[str, str]:
         """``(explanation with this game's numbers, quote from the rules reference)``."""
@@ -284,7 +326,8 @@ def quote(rule: str, *phrases: str) -> str:
 
 
 def _strip_tags(text: str) -> str:
-    return re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", text, flags=re.S))
+    text = re.sub(r"<style>.*?</style>", "", text, flags=re.S)
+    return re.sub(r"<[^>]+>", "", re.sub(r"</(div|summary)>", " ", text)).strip()
 
 
 def tutorial(edition: str = "usa", *, seed: int = 7, opponent: str = "easy", **kwargs: Any) -> TutorialWidget:
