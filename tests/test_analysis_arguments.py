@@ -307,3 +307,40 @@ def test_the_command_line_refuses_an_endless_budget_in_one_line(finished, tmp_pa
         lines = [x for x in proc.stderr.splitlines() if x.strip()]
         assert proc.returncode != 0 and len(lines) == 1, (args, proc.stderr)
         assert ("seconds" in lines[0] or "playouts" in lines[0]) and "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------ bot specs: budgets in a name
+
+
+def test_a_bot_spec_sets_a_budget_the_bot_checks():
+    """``make_bot("advisor:playouts=50")`` builds the advisor with that budget;
+    a budget out of range, a Unicode digit or an option the bot lacks is one
+    TtrError naming it."""
+    assert repr(make_bot("advisor:playouts=50", 3)) == "AdvisorBot(playouts=50)"
+    assert repr(make_bot("Advisor: seconds=0.5")) == "AdvisorBot(seconds=0.5)"
+    assert make_bot("advisor:playouts=9,candidates=3").candidates == 3
+    refused(lambda: make_bot("advisor:playouts=99999999"), "playouts", "10,000,000")
+    refused(lambda: make_bot(f"advisor:playouts={10**30}"), "playouts", "at most 9")
+    refused(lambda: make_bot("advisor:seconds=999999"), "seconds", "86,400")
+    refused(lambda: make_bot("advisor:candidates=0"), "candidates", "1,000")
+    refused(lambda: make_bot("advisor:playouts=²"), "playouts", "digits 0-9")
+    refused(lambda: make_bot("advisor:playouts=1e9"), "playouts")
+    refused(lambda: make_bot("advisor:seconds=inf"), "seconds")
+    refused(lambda: make_bot("advisor:caution=1"), "advisor takes playouts=")
+    refused(lambda: make_bot("advisor:playouts=3,playouts=4"), "advisor takes")
+    refused(lambda: make_bot("greedy:playouts=3"), "greedy takes no options")
+    refused(lambda: make_bot("advisor:" + "9" * 10**6), "at most 200 characters")
+    refused(lambda: make_bot(None), "bot")
+
+
+def test_a_run_takes_bot_specs_and_checks_them_before_the_first_game():
+    pytest.importorskip("pandas")
+    from ttr_lab.simulate import run_games
+
+    df = run_games("usa", ["advisor:playouts=2,candidates=2", "greedy"], 1, seed=2, progress=False)
+    assert list(df["agent"]) == ["advisor:playouts=2,candidates=2", "greedy"]
+    refused(
+        lambda: run_games("usa", ["advisor:playouts=0", "greedy"], 10**6, progress=False),
+        "agent 'advisor:playouts=0'",
+        "playouts",
+    )

@@ -18,7 +18,9 @@ True
 
 from __future__ import annotations
 
+import inspect
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,7 +28,9 @@ import networkx as nx
 
 from .checks import MAX_BOT_SEED, check_count, check_seed
 from .errors import TtrError
+from .move_cards import show_value
 from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .numerals import read_number
 from .phases import Phase
 from .state import GameState, new_game
 
@@ -37,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: spaces to pay (or cards held) per (ship?, colour)
 Needs = dict[tuple[bool, "str | None"], int]
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS", "play_game"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "parse_bot_spec", "BOTS", "play_game"]
 
 
 class Bot(Protocol):
@@ -257,16 +261,80 @@ MAX_PLIES = 1_000_000
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
 
 
+#: what a bot spec (``"advisor:playouts=50,candidates=8"``) may set, by kind of
+#: value: a bot takes those of them its constructor has as keywords
+SPEC_OPTIONS = {
+    "playouts": "count",
+    "candidates": "count",
+    "seconds": "number",
+    "c": "number",
+    "margin": "number",
+    "caution": "flag",
+}
+_NUMBER = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?")
+_FLAGS = {"0": False, "1": True, "false": False, "true": True}
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec's name and options: ``"advisor:playouts=50"`` gives
+    ``("advisor", {"playouts": 50})``.  Numbers are ASCII digits (a decimal
+    point in seconds, ``c`` and ``margin``), flags 0 or 1; their ranges are
+    the bot's to check (:func:`make_bot` builds it).
+
+    >>> parse_bot_spec("advisor:playouts=200,candidates=6")
+    ('advisor', {'playouts': 200, 'candidates': 6})
+    >>> parse_bot_spec("advisor:seconds=0.5")
+    ('advisor', {'seconds': 0.5})
+    """
+    if not isinstance(spec, str) or len(spec) > 200:
+        raise TtrError(f"a bot is named by a string of at most 200 characters, not {show_value(spec, 40)}")
+    name, colon, rest = spec.strip().lower().partition(":")
+    name = name.strip()
+    cls = BOTS.get(name)
+    if cls is None:
+        raise TtrError(f"unknown bot {show_value(spec, 40)} (known: {', '.join(BOTS)})")
+    if not colon:
+        return name, {}
+    params = inspect.signature(cls).parameters
+    allowed = [k for k in SPEC_OPTIONS if k in params and params[k].kind is inspect.Parameter.KEYWORD_ONLY]
+    usage = f"bot spec {show_value(spec, 60)}: {name} takes " + (
+        ", ".join(f"{k}=..." for k in allowed) if allowed else "no options"
+    )
+    kw: dict[str, Any] = {}
+    for part in rest.split(","):
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if key not in allowed or not eq or key in kw:
+            raise TtrError(usage)
+        kind = SPEC_OPTIONS[key]
+        if kind == "count":
+            kw[key] = read_number(value, what=f"bot spec {show_value(spec, 60)}: {key}")
+        elif kind == "flag" and value in _FLAGS:
+            kw[key] = _FLAGS[value]
+        elif kind == "number" and _NUMBER.fullmatch(value):
+            kw[key] = float(value)
+        else:
+            raise TtrError(f"{usage}; {key} is {'0 or 1' if kind == 'flag' else 'a number'}, not {value[:20]!r}")
+    return name, kw
+
+
 def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
     """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``), and those
-    other modules register in :data:`BOTS` (``"playout"``, ``"advisor"``...);
-    ``seed`` is 0 to ``2**256 - 1`` (wider than a game's: bots' seeds are
-    often derived from a game's)."""
+    other modules register in :data:`BOTS` (``"playout"``, ``"advisor"``...),
+    or by a spec with options (:func:`parse_bot_spec`:
+    ``"advisor:playouts=50"``), checked by the bot; ``seed`` is 0 to
+    ``2**256 - 1`` (wider than a game's: bots' seeds are often derived from a
+    game's).
+
+    >>> make_bot("advisor:playouts=50", 3)
+    AdvisorBot(playouts=50)
+    >>> make_bot("advisor:playouts=0")
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.TtrError: playouts must be a whole number from 1 to 10,000,000, not 0
+    """
     check_seed(seed, high=MAX_BOT_SEED)
-    cls = BOTS.get(str(name).strip().lower())
-    if cls is None:
-        raise TtrError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    return cls(seed)
+    key, options = parse_bot_spec(name)
+    return BOTS[key](seed, **options)
 
 
 def play_game(

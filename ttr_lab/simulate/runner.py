@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..bots import BOTS
+from ..bots import BOTS, make_bot, parse_bot_spec
 from ..checks import MAX_GAMES, check_count, check_seed, take_at_most
 from ..editions import edition_names, find_edition
 from ..errors import TtrError
@@ -67,7 +67,10 @@ class Results:
 
 def check_agents(names: Sequence[str] | str, what: str = "agents") -> tuple[str, ...]:
     """The agent names (a list, or one string of comma-separated names),
-    normalised, or a :class:`TtrError` naming the first unknown one."""
+    normalised, or a :class:`TtrError` naming the first unknown one.  An
+    agent may be a bot spec with options (``"advisor:playouts=8"``, see
+    :func:`~ttr_lab.bots.parse_bot_spec`; in a list, as a comma separates
+    its options): its options are checked here, before any game."""
     if isinstance(names, str):
         names = [p for p in names.split(",") if p.strip()]
     out = []
@@ -75,8 +78,13 @@ def check_agents(names: Sequence[str] | str, what: str = "agents") -> tuple[str,
         if not isinstance(name, str):
             raise TtrError(f"{what}: an agent is named by a string, not {show_value(name)}")
         key = name.strip().lower()
-        if key not in BOTS:
-            raise TtrError(f"unknown agent {name!r} (known: {', '.join(sorted(BOTS))})")
+        if key.partition(":")[0].strip() not in BOTS:
+            raise TtrError(f"unknown agent {show_value(name)} (known: {', '.join(sorted(BOTS))})")
+        if parse_bot_spec(key)[1]:
+            try:
+                make_bot(key, 0)  # the bot checks its options' ranges now, not in the first game
+            except TtrError as e:
+                raise TtrError(f"agent {show_value(name)}: {e}") from None
         out.append(key)
     if not out:
         raise TtrError("no agents given")
@@ -282,8 +290,9 @@ def run_games(
     edition : str
         An edition name or alias (``"usa"``, ``"europe"``, ``"rails_and_sails"``...).
     players : list of str, or list of line-ups
-        Agent names (``make_bot`` names), one per seat; or several such
-        line-ups, game ``i`` using line-up ``i % len(players)``.
+        Agent names (``make_bot`` names, or specs with options such as
+        ``"advisor:playouts=8"``), one per seat; or several such line-ups,
+        game ``i`` using line-up ``i % len(players)``.
     games : int
         How many games, 1 to :data:`~ttr_lab.checks.MAX_GAMES` (1,000,000;
         a longer run is played in pieces with ``start``).
