@@ -1,0 +1,289 @@
+"""The classroom variant's two rules, as edition mixins: a blocked route and a secret objective city.
+
+``BlockRule`` (rule CL1)
+    Once per game each player may, as the whole of a turn, close one free
+    route (``block N``): nobody may claim it afterwards.  Position field
+    ``_blocked`` (``"blocked"`` in a saved position: per seat, the route id it
+    blocked or null), **public**.
+
+``SecretObjective`` (rule CL2)
+    At setup each seat is dealt a different city (``_objective``,
+    ``"objective"``), **hidden** from the other seats.  At the end a seat
+    whose routes reach its city scores :data:`OBJECTIVE_POINTS`, else loses
+    :data:`OBJECTIVE_PENALTY`.
+
+Both use only today's public edition API (:class:`ttr_lab.core.Edition`,
+:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.Api`).  They also carry
+the hooks issue 21 asks ttr_lab to call, which **no generic module calls
+today** (so :mod:`tests.test_plugin_classroom` marks what breaks):
+
+``extra_from_view(view, rng)``
+    the rule's fields (as a saved position's ``"extra"`` holds them) in a
+    complete state consistent with ``view``: public fields copied, hidden
+    ones resampled (determinization, A1);
+``extra_from_table(names, entries)``
+    the fields from what players say at a table (the table scorer and the
+    position editor, A1);
+``board_marks(state, viewer)``
+    what the board draws for the rule, as :class:`Mark` values; only what
+    seat ``viewer`` may see (``None``: the whole game) (A2);
+``hidden_fields``
+    ``{key: "owner"}``: the saved-position fields only their seat may see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from ttr_lab.core import Api, Edition, Field
+from ttr_lab.errors import TtrError
+from ttr_lab.phases import Phase
+from ttr_lab.scoring import network
+
+from .moves import BlockRoute
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ttr_lab.scoring.results import TicketResult
+    from ttr_lab.state import GameState
+    from ttr_lab.view import PlayerView
+
+__all__ = ["Mark", "BlockRule", "SecretObjective", "OBJECTIVE_POINTS", "OBJECTIVE_PENALTY", "R_BLOCK", "R_OBJECTIVE"]
+
+#: the rules' ids, as ``why_illegal`` cites them
+R_BLOCK, R_OBJECTIVE = "CL1", "CL2"
+#: points for reaching one's objective city, and lost for missing it
+OBJECTIVE_POINTS, OBJECTIVE_PENALTY = 8, 4
+
+_TURN = int(Phase.TURN)
+
+
+class Mark(NamedTuple):
+    """One thing an edition draws on the board: ``kind`` ``"route"`` (target a
+    route id) or ``"city"`` (a city name), the words shown, and the seat it concerns."""
+
+    kind: str
+    target: Any
+    label: str
+    seat: int
+
+
+def closed_label(route_id: int, route_label: str, name: str) -> str:
+    """The words of a closed route's mark: ``"closed: route 5 (Boston-New York), blocked by Ada"``."""
+    return f"closed: route {route_id} ({route_label}), blocked by {name}"
+
+
+def objective_label(city: str, name: str) -> str:
+    """The words of an objective city's mark (drawn on its owner's board only)."""
+    return f"objective city of {name}: {city}"
+
+
+class _Hooks(Edition):
+    """The proposed hooks' defaults, so the rules can extend them with ``super()``."""
+
+    hidden_fields: ClassVar[Mapping[str, str]] = {}
+
+    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
+        return {}
+
+    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
+        return {}
+
+    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
+        return []
+
+
+# ---------------------------------------------------------------- CL1: block a route
+def _load_blocked(ed: Any, n: int, data: Any) -> tuple[int, ...]:
+    if not isinstance(data, list) or len(data) != n:
+        raise TtrError("expected one route id (or null) per player")
+    out = []
+    for rid in data:
+        if rid is None:
+            out.append(-1)
+        elif type(rid) is int and rid in ed.route_index:
+            out.append(rid)
+        else:
+            raise TtrError(f"there is no route {str(rid)[:40]} on the {ed.map.id} map")
+    return tuple(out)
+
+
+class BlockRule(_Hooks):
+    """Mixin: ``block N`` once per game per player; a blocked route is closed to everyone."""
+
+    moves = {BlockRoute: ("check_block", "apply_block")}
+    turn_actions = {"block_groups": BlockRoute.rank}
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field(
+            "_blocked",
+            "blocked",
+            lambda ed, n: (-1,) * n,
+            lambda ed, v: [None if r < 0 else r for r in v],
+            _load_blocked,
+        ),
+    )
+    api = {"blocked_routes": Api("blocked_routes")}
+    controls = ("block",)
+
+    # ------------------------------------------------------------------ public read API
+    def blocked_routes(self, s: GameState) -> dict[int, int]:
+        """``{route id: seat}`` for every route blocked so far (public)."""
+        return {rid: p for p, rid in enumerate(s._blocked) if rid >= 0}
+
+    def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        return {**super().view_fields(s, player), "blocked": [None if r < 0 else r for r in s._blocked]}
+
+    # ------------------------------------------------------------------ closed routes
+    def _blocked_indices(self, s: GameState) -> set[int]:
+        return {self.route_index[r] for r in s._blocked if r >= 0}
+
+    def derive(self, s: GameState) -> None:
+        """The base rules' ``_free`` cache, less the blocked routes (a rule keeps it in step by hand today)."""
+        super().derive(s)
+        gone = self._blocked_indices(s)
+        if gone:
+            s._free = tuple(tuple(ri for ri in members if ri not in gone) for members in s._free)
+
+    def double_rule(self, s: GameState, p: int, ri: int) -> tuple[str, str] | None:
+        """A blocked route is closed to every player (checked where the double-route rule is)."""
+        rid = self.routes[ri].id
+        if rid in s._blocked:
+            who = s.player_names[s._blocked.index(rid)]
+            return (R_BLOCK, f"route {rid} ({self.route_labels[ri]}) is closed: {who} blocked it")
+        return super().double_rule(s, p, ri)
+
+    def _free_ids(self, s: GameState) -> list[int]:
+        routes = self.routes
+        return sorted(routes[ri].id for members in s._free for ri in members)
+
+    # ------------------------------------------------------------------ legal moves
+    def block_groups(self, s: GameState) -> list[Any]:
+        if s._blocked[s._cur] >= 0:
+            return []
+        moves = [BlockRoute(rid) for rid in self._free_ids(s)]
+        return [(len(moves), list, moves)] if moves else []
+
+    def check_block(self, s: GameState, move: BlockRoute) -> tuple[str, str] | None:
+        if s._phase != _TURN:
+            return self.phase_error(s)
+        ri = self.route_index.get(move.route)
+        if ri is None:
+            return (R_BLOCK, f"there is no route {move.route} on the {self.map.id} map")
+        if s._blocked[s._cur] >= 0:
+            return (R_BLOCK, f"a player blocks one route per game (you blocked route {s._blocked[s._cur]})")
+        if s._owners[ri] >= 0:
+            return (R_BLOCK, f"route {move.route} ({self.route_labels[ri]}) is claimed: only a free route is blocked")
+        why = self.double_rule(s, s._cur, ri)
+        if why is not None and why[0] == R_BLOCK:
+            return why
+        if move.route not in self._free_ids(s):
+            return (R_BLOCK, f"route {move.route} ({self.route_labels[ri]}) is not free: {why[1] if why else ''}")
+        return None
+
+    def apply_block(self, s: GameState, move: BlockRoute) -> None:
+        p = s._cur
+        ri = self.route_index[move.route]
+        s._blocked = s._blocked[:p] + (move.route,) + s._blocked[p + 1 :]
+        s._free = tuple(tuple(x for x in members if x != ri) for members in s._free)
+        s._passes = 0
+        self.end_turn(s)
+
+    # ------------------------------------------------------------------ consistency
+    def problems(self, s: GameState) -> list[str]:
+        out = super().problems(s)
+        if s._phase == int(Phase.SETUP_TICKETS) and any(r >= 0 for r in s._blocked):
+            out.append("the initial tickets are being chosen, but a route is blocked")
+        seen: set[int] = set()
+        for p, rid in enumerate(s._blocked):
+            if rid < 0:
+                continue
+            if rid in seen:
+                out.append(f"route {rid} is blocked twice")
+            seen.add(rid)
+            if s._owners[self.route_index[rid]] >= 0:
+                out.append(f"player {p} blocked route {rid}, which is claimed")
+        return out
+
+    # ------------------------------------------------------------------ proposed hooks (issue 21 A1, A2)
+    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
+        return {**super().extra_from_view(view, rng), "blocked": list(view.to_dict()["blocked"])}
+
+    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
+        given = entries.get("blocked", {})
+        return {**super().extra_from_table(names, entries), "blocked": [given.get(p) for p in range(len(names))]}
+
+    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
+        out = super().board_marks(s, viewer)
+        for rid, p in sorted(self.blocked_routes(s).items()):
+            label = closed_label(rid, self.route_labels[self.route_index[rid]], s.player_names[p])
+            out.append(Mark("route", rid, label, p))
+        return out
+
+
+# ---------------------------------------------------------------- CL2: a secret objective city
+def _load_objectives(ed: Any, n: int, data: Any) -> tuple[str, ...]:
+    if not isinstance(data, list) or len(data) != n or not all(isinstance(c, str) for c in data):
+        raise TtrError("expected one city name per player")
+    for c in data:
+        if c not in ed.objective_cities:
+            raise TtrError(f"there is no city {c[:60]!r} to aim for on the {ed.map.id} map")
+    if len(set(data)) != n:
+        raise TtrError("two players aim for the same city; each is dealt a different one")
+    return tuple(data)
+
+
+class SecretObjective(_Hooks):
+    """Mixin: a different secret city per seat, dealt at setup, scored at the end."""
+
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("_objective", "objective", lambda ed, n: ("",) * n, lambda ed, v: list(v), _load_objectives),
+    )
+    api = {"objective": Api("objective", public=False)}
+    hidden_fields: ClassVar[Mapping[str, str]] = {"objective": "owner"}
+
+    objective_cities: tuple[str, ...]
+
+    def _build_tables(self) -> None:
+        super()._build_tables()
+        self.objective_cities = tuple(sorted(c.name for c in self.map.cities if not c.waypoint))
+
+    def objective(self, s: GameState, player: int) -> str:
+        """A seat's objective city (secret: a state's accessor only, never a view's)."""
+        return str(s._objective[s.seat(player)])
+
+    def setup(self, s: GameState) -> None:
+        super().setup(s)
+        s._objective = tuple(self.rng(s).sample(self.objective_cities, s.n))
+
+    def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        return {**super().view_fields(s, player), "my_objective": s._objective[player]}
+
+    def score_terms(self, s: GameState, player: int, tickets: tuple[TicketResult, ...]) -> tuple[tuple[str, int], ...]:
+        city = s._objective[player]
+        if city in network(s, player):
+            own = ((f"objective city {city} reached", OBJECTIVE_POINTS),)
+        else:
+            own = ((f"objective city {city} missed", -OBJECTIVE_PENALTY),)
+        return tuple(super().score_terms(s, player, tickets)) + own
+
+    # ------------------------------------------------------------------ proposed hooks (issue 21 A1, A2)
+    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
+        """The seat's own city from the view; every other seat's drawn from the cities left (uniform)."""
+        mine = view.to_dict()["my_objective"]
+        others = rng.sample([c for c in self.objective_cities if c != mine], view.num_players - 1)
+        cities = [mine if q == view.player else others.pop() for q in range(view.num_players)]
+        return {**super().extra_from_view(view, rng), "objective": cities}
+
+    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
+        given = entries.get("objective", {})
+        if set(given) != set(range(len(names))):
+            raise TtrError("objective: give every player's objective city")
+        return {**super().extra_from_table(names, entries), "objective": [given[p] for p in range(len(names))]}
+
+    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
+        out = super().board_marks(s, viewer)
+        for p, city in enumerate(s._objective):
+            if city and viewer in (None, p):
+                out.append(Mark("city", city, objective_label(city, s.player_names[p]), p))
+        return out
