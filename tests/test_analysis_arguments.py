@@ -30,6 +30,7 @@ import pytest
 
 import ttr_lab
 from ttr_lab.analysis import (
+    Knowledge,
     advise,
     candidate_moves,
     ismcts,
@@ -259,8 +260,9 @@ def test_no_seconds_at_all_is_refused(view):
         lambda g: quick_odds(g),
         lambda g: candidate_moves(g),
         lambda g: advise(None, playouts=2),
+        lambda g: Knowledge(g),
     ],
-    ids=["advise", "ismcts", "ticket_odds", "sample_states", "quick_odds", "candidate_moves", "None"],
+    ids=["advise", "ismcts", "ticket_odds", "sample_states", "quick_odds", "candidate_moves", "None", "Knowledge"],
 )
 def test_a_whole_game_is_not_a_view(view, call):
     """A GameState holds every secret: the analyses take one seat's view and say so."""

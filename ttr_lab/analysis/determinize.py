@@ -105,6 +105,7 @@ class Knowledge:
     """What one seat knows, read once from its view; :meth:`sample` completes it."""
 
     def __init__(self, view: PlayerView) -> None:
+        check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
         self.view = view
         ed = self.ed = view.edition
         self.me = view.player
