@@ -13,8 +13,11 @@ drawn).
 
 Every function takes ``root``, a Playwright ``Locator`` holding one board
 (the widget's root, e.g. ``page.locator(".ttr-play").first``); the board is
-its first ``.js-plotly-plot``.  ``key`` is a trace's ``meta`` key or its
-uid.  Functions that read return ``None`` while the board is not drawn yet.
+its first ``.js-plotly-plot``.  ``key`` is a trace's ``meta`` key (or its
+uid).  A figure whose traces have no such uid (a board drawn before issue
+19, another plotly figure) is searched by the ``meta`` or ``name`` plotly
+binds to each trace's group instead.  Functions that read return ``None``
+while the board is not drawn yet.
 
 >>> trace_selector("seat:1")
 '.js-plotly-plot .trace.traceseat-1'
@@ -57,9 +60,14 @@ def trace_locator(root: Any, key: str) -> Any:
     return root.locator(trace_selector(key))
 
 
-_POINT_JS = """(el, [uid, i, scroll]) => {
-  const gd = el.querySelector('.js-plotly-plot');
-  const g = gd && gd.querySelector('.trace.trace' + CSS.escape(uid));
+#: JS: the group (``g.trace``) of trace ``uid``/``key`` in graph div ``gd``, by its class, else by its bound trace
+_FIND = """const findTrace = (gd, uid, key) => gd && (gd.querySelector('.trace.trace' + CSS.escape(uid)) ||
+  [...gd.querySelectorAll('.trace')].find(g => { const t = g.__data__ && g.__data__[0] && g.__data__[0].trace;
+                                              return t && (t.meta === key || t.name === key); }) || null);"""
+
+_POINT_JS = """(el, [uid, key, i, scroll]) => {
+  FIND
+  const g = findTrace(el.querySelector('.js-plotly-plot'), uid, key);
   if (!g) return null;
   for (const p of g.querySelectorAll('path.point')) {
     if (!p.__data__ || p.__data__.i !== i) continue;
@@ -69,7 +77,7 @@ _POINT_JS = """(el, [uid, i, scroll]) => {
     return [b.x + b.width / 2, b.y + b.height / 2];
   }
   return null;
-}"""
+}""".replace("FIND", _FIND)
 
 
 def point_position(root: Any, key: str, i: int, *, scroll: bool = True) -> tuple[float, float] | None:
@@ -77,22 +85,22 @@ def point_position(root: Any, key: str, i: int, *, scroll: bool = True) -> tuple
 
     ``scroll``: first scroll the point into view when it is near the window's edge.
     """
-    at = root.evaluate(_POINT_JS, [trace_uid(key), int(i), bool(scroll)])
+    at = root.evaluate(_POINT_JS, [trace_uid(key), key, int(i), bool(scroll)])
     return None if at is None else (float(at[0]), float(at[1]))
 
 
-_FILL_JS = """(el, [uid, i]) => {
-  const gd = el.querySelector('.js-plotly-plot');
-  const g = gd && gd.querySelector('.trace.trace' + CSS.escape(uid));
+_FILL_JS = """(el, [uid, key, i]) => {
+  FIND
+  const g = findTrace(el.querySelector('.js-plotly-plot'), uid, key);
   if (!g) return null;
   const p = [...g.querySelectorAll('path.point')].find(p => p.__data__ && p.__data__.i === i);
   return p ? p.style.fill : null;
-}"""
+}""".replace("FIND", _FIND)
 
 
 def point_fill(root: Any, key: str, i: int) -> str | None:
     """The fill drawn for data point ``i`` of trace ``key`` (``"rgb(r, g, b)"``)."""
-    return root.evaluate(_FILL_JS, [trace_uid(key), int(i)])  # type: ignore[no-any-return]
+    return root.evaluate(_FILL_JS, [trace_uid(key), key, int(i)])  # type: ignore[no-any-return]
 
 
 _HOVER_JS = """(el) => {
@@ -108,9 +116,9 @@ def hover_label(root: Any) -> str | None:
     return root.evaluate(_HOVER_JS)  # type: ignore[no-any-return]
 
 
-_DATA_JS = """(el, [uid, props]) => {
+_DATA_JS = """(el, [uid, key, props]) => {
   const gd = el.querySelector('.js-plotly-plot');
-  const t = gd && gd.data ? gd.data.find(t => t.uid === uid) : null;
+  const t = gd && gd.data ? (gd.data.find(t => t.uid === uid) || gd.data.find(t => t.meta === key || t.name === key)) : null;
   if (!t) return null;
   const out = {index: gd.data.indexOf(t)};
   for (const p of props) {
@@ -127,7 +135,7 @@ def trace_data(root: Any, key: str, *props: str) -> dict[str, Any] | None:
 
     >>> # trace_data(board, "routes", "text", "marker.color")  ->  {"index": 0, "text": [...], "marker.color": [...]}
     """
-    return root.evaluate(_DATA_JS, [trace_uid(key), list(props)])  # type: ignore[no-any-return]
+    return root.evaluate(_DATA_JS, [trace_uid(key), key, list(props)])  # type: ignore[no-any-return]
 
 
 _AREA_JS = """(el) => {

@@ -44,6 +44,8 @@ from ttr_lab.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
 from ttr_lab.render import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
 from ttr_lab.rules import rule_title  # noqa: E402
 
+from .plotly_dom import trace_locator  # noqa: E402
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=30_000)  # a busy machine (several test runs at once) renders slowly
 
@@ -71,9 +73,10 @@ _FIT_JS = """() => {
           table: table.scrollWidth, tableRoom: scores.clientWidth, cut: cut.map(b => b.textContent)};
 }"""
 
-_FILL_JS = """([k, i]) => {
-  const traces = document.querySelectorAll('.ttr-play .js-plotly-plot .scatterlayer .trace');
-  const pt = traces[k] && traces[k].querySelectorAll('path.point')[i];
+#: the fill of point ``i`` of the play widget's trace ``uid`` (found by name: tests/e2e/plotly_dom.py)
+_FILL_JS = """([uid, i]) => {
+  const g = document.querySelector('.ttr-play .js-plotly-plot .trace.trace' + uid);
+  const pt = g && g.querySelectorAll('path.point')[i];
   return pt ? pt.style.fill : null;
 }"""
 
@@ -101,7 +104,6 @@ def expected_game():
     w = ttr_lab.play("usa", players=["You", "bot"], seed=7)
     offer = w._board_options()["paths"]  # the ticket choice as the board draws it
     tickets = [t.label() for t in w.game.pending_tickets]
-    n_traces = len(w.fig.data)
     w.play_move(KeepTickets(tuple(sorted(t.id for t in w.game.pending_tickets))))  # Keep, every box ticked
     g = w.game
     slot = next(i for i, c in enumerate(g.row, 1) if c != "loco")
@@ -113,7 +115,6 @@ def expected_game():
     return {
         "offer": [o.name for o in offer],
         "tickets": tickets,
-        "choice_traces": n_traces,
         "slot": slot,
         "after_first": second["hand"],
         "after_turn": g.hand_size(0),
@@ -233,10 +234,10 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     expect(status).to_contain_text("choose the tickets to keep (at least 2)", timeout=30_000)
     expect(page.locator("#filebrowser")).to_be_visible()  # the file browser stays open
     status.scroll_into_view_if_needed()
-    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
+    routes = trace_locator(play, "routes")  # traces found by name, whichever zorder layer draws them
 
     # the ticket choice is drawn on the map: each offered ticket's path and cost, and all together
-    expect(traces).to_have_count(want["choice_traces"])
+    expect(routes).to_have_count(1)
     legend = play.locator(".js-plotly-plot .legendtext")
     for name in want["offer"]:
         expect(legend.filter(has_text=name)).to_have_count(1)
@@ -248,9 +249,9 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
 
     play.locator(".ttr-keep").click()
     expect(status).to_contain_text("You, your turn")
-    expect(traces).to_have_count(len(fig.data))
+    expect(legend.filter(has_text=want["offer"][0])).to_have_count(0)  # the offer's paths are gone
     check_fit(page, status, "USA, a turn")
-    assert page.evaluate(_FILL_JS, [k, i]) == free
+    assert page.evaluate(_FILL_JS, ["routes", i]) == free
 
     # a face-up card: the hand grows by one and a second card is due
     play.locator(f".ttr-faceup-{want['slot']}").click()
@@ -258,7 +259,7 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_first']} cards")
 
     # a claim now is illegal: the library's rule and reason by the click, and no change
-    marker = traces.nth(k).locator("path.point").nth(i)
+    marker = routes.locator("path.point").nth(i)  # every routes point is drawn: DOM order is data order
     click_plotly_point(page, marker)
     refusal = play.locator(".ttr-refusal")
     expect(refusal).to_be_visible()
@@ -268,7 +269,7 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     y = at["y"] + at["height"] / 2
     assert min(abs(box["y"] - y), abs(box["y"] + box["height"] - y)) <= 40, (at, box)  # next to the click
     assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], box  # on the screen
-    assert page.evaluate(_FILL_JS, [k, i]) == free
+    assert page.evaluate(_FILL_JS, ["routes", i]) == free
     # ... and quotes the rule's section of the rules reference, folded until opened
     rule = refusal.locator("details.ttr-rule")
     expect(rule.locator("summary")).to_contain_text(f"Rule A1: {rule_title('A1')}")
@@ -285,35 +286,36 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
 
     # claim the route by clicking its line; time the click until the route is redrawn
     t0 = click_plotly_point(page, marker)
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=15_000)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=["routes", i], polling="raf", timeout=15_000)
     redraw_ms = (time.perf_counter() - t0) * 1000
     expect(status).to_contain_text(f"You: claim {want['label']}")
-    claimed = traces.nth([t.name for t in fig.data].index("claimed by You")).locator("path.js-fill")
+    claimed = trace_locator(play, "seat:0").locator("path.js-fill")
     expect(claimed.first).to_have_attribute("style", re.compile(rf"fill: {re.escape(mine)}"))  # the pieces
     expect(play.locator(".ttr-log")).to_contain_text(f"You: claim {want['label']}")
 
-    # ticket paths on (more traces: a path per unfinished ticket, stars), screenshot, off again
+    # ticket paths on (a path per unfinished ticket, in the legend too), screenshot, off again
+    paths = legend.filter(has_text="more cars")
     play.locator(".ttr-paths input").check()
     expect(play.locator(".ttr-tickets")).to_contain_text("more cars")
-    expect(traces).not_to_have_count(len(fig.data))
+    expect(paths.first).to_be_attached()
     if SCREENSHOTS:
         play.screenshot(path=str(SCREENSHOT))
     play.locator(".ttr-paths input").uncheck()
-    expect(traces).to_have_count(len(fig.data))
+    expect(paths).to_have_count(0)
 
     # undo: back to the decision before the claim, the route is free again; redo claims it again
     play.locator(".ttr-undo").click()
     expect(status).to_contain_text("Undone")
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {free!r}", arg=[k, i], polling="raf", timeout=30_000)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {free!r}", arg=["routes", i], polling="raf", timeout=30_000)
     expect(play.locator(".ttr-hand")).to_contain_text(f"{want['after_turn']} cards")
     play.locator(".ttr-redo").click()
     expect(status).to_contain_text("Redone")
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=30_000)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=["routes", i], polling="raf", timeout=30_000)
 
     # save and reload: the widget views are rebuilt from the kernel's synced
     # state, which must hold the claim (JUPYTER.md pitfall 8), and the restored
-    # board still follows the game (ticket paths on and off: traces added and
-    # removed); anywidget never gives up on the board's model on the way
+    # board still follows the game (ticket paths on and off: path traces filled
+    # and emptied); anywidget never gives up on the board's model on the way
     # ("[anywidget] Failed to initialize model", see ttr_lab.widgets.figure)
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
     page.locator('li[data-command="docmanager:save"]').click()
@@ -322,12 +324,12 @@ def test_play_widget_in_jupyterlab(lab_notebook, jupyter_server):
     expect(status).to_contain_text("Redone", timeout=60_000)
     expect(play.locator(".ttr-log")).to_contain_text(f"You: claim {want['label']}")
     status.scroll_into_view_if_needed()
-    expect(traces).to_have_count(len(fig.data), timeout=30_000)
-    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=[k, i], polling="raf", timeout=30_000)
+    expect(routes).to_have_count(1, timeout=30_000)
+    page.wait_for_function(f"args => ({_FILL_JS})(args) === {mine!r}", arg=["routes", i], polling="raf", timeout=30_000)
     play.locator(".ttr-paths input").check()
-    expect(traces).not_to_have_count(len(fig.data))
+    expect(paths.first).to_be_attached()
     play.locator(".ttr-paths input").uncheck()
-    expect(traces).to_have_count(len(fig.data))
+    expect(paths).to_have_count(0)
     assert not anywidget_failures(said), said
 
     TIMING.parent.mkdir(parents=True, exist_ok=True)
@@ -364,7 +366,7 @@ def check_fit(page, status, stage: str) -> dict:
 def _open_fit_game(lab_notebook, jupyter_server, edition: str, name: str):
     """A 2-player ``edition`` game (seed 7) opened at 1366x768 with the file
     browser showing, at its ticket choice, its board drawn: ``(page, the
-    console log, the play widget, its status line, the board's traces)``."""
+    console log, the play widget, its status line, the board's routes trace)``."""
     write_notebook(
         jupyter_server[2] / f"{name}.ipynb",
         f'import ttr_lab\nttr_lab.play("{edition}", players=["You", "bot"], seed=7)',
@@ -375,9 +377,9 @@ def _open_fit_game(lab_notebook, jupyter_server, edition: str, name: str):
     status = play.locator(".ttr-status")
     expect(status).to_contain_text("choose the tickets to keep", timeout=90_000)
     expect(page.locator("#filebrowser")).to_be_visible()
-    traces = play.locator(".js-plotly-plot .scatterlayer .trace")
-    expect(traces.first).to_be_attached(timeout=60_000)
-    return page, said, play, status, traces
+    routes = trace_locator(play, "routes")
+    expect(routes).to_be_attached(timeout=60_000)
+    return page, said, play, status, routes
 
 
 def test_rails_and_sails_fits_a_laptop(lab_notebook, jupyter_server):
@@ -438,8 +440,8 @@ def test_europe_fits_a_laptop(lab_notebook, jupyter_server):
     payment choice after a click on a city each fit in 647 px and the
     notebook's width, with whole labels on every card and payment button and
     every score column (stations left) shown."""
-    city, k, point, ways = _station_city(7)
-    page, said, play, status, traces = _open_fit_game(lab_notebook, jupyter_server, "europe", "fit-europe")
+    city, _, point, ways = _station_city(7)
+    page, said, play, status, _ = _open_fit_game(lab_notebook, jupyter_server, "europe", "fit-europe")
 
     def measure(stage: str) -> None:
         check_fit(page, status, f"Europe, {stage}")
@@ -453,7 +455,7 @@ def test_europe_fits_a_laptop(lab_notebook, jupyter_server):
     measure("a turn")
 
     # a click on a city: the station's payment choice, whole and on the screen
-    marker = traces.nth(k).locator("path.point").nth(point)
+    marker = trace_locator(play, "cities").locator("path.point").nth(point)
     click_plotly_point(page, marker)
     expect(status).to_contain_text(f"{ways} ways to pay")
     pay = page.evaluate(_PAY_JS)

@@ -15,8 +15,8 @@ person; the test's pauses are a person's: a hover before each click).
 
 The point clicked on each route is the one farthest from every other route's
 points, found from the same board figure in this process; its place on the
-page is read from plotly's own DOM (each point's bound data index) at click
-time.
+page is read from plotly's own DOM at click time, the routes trace found by
+name and the point by its bound data index (tests/e2e/plotly_dom.py).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import ttr_lab  # noqa: E402
 from ttr_lab.render import board_figure, route_trace_index  # noqa: E402
 from ttr_lab.table_score import load_sheet  # noqa: E402
 
+from . import plotly_dom  # noqa: E402
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=30_000)
 
@@ -42,25 +44,6 @@ TIMING = ROOT / "test-artifacts" / "scorer-timing.txt"
 NOTEBOOK = "08-real-games.ipynb"
 SHEET = ROOT / "notebooks" / "data" / "table-game-usa.json"
 VIEWPORT = {"width": 1400, "height": 900}
-
-#: the page position of point ``i`` of the routes trace of the scorer's board
-_POINT_JS = """(el, i) => {
-  const gd = el.querySelector('.js-plotly-plot');
-  if (!gd) return null;
-  for (const g of gd.querySelectorAll('.scatterlayer .trace')) {
-    const cd = g.__data__;
-    if (!cd || !cd[0] || cd[0].trace.name !== 'routes') continue;
-    for (const p of g.querySelectorAll('path.point')) {
-      if (p.__data__ && p.__data__.i === i) {
-        const b0 = p.getBoundingClientRect();
-        if (b0.top < 40 || b0.bottom > window.innerHeight - 40) p.scrollIntoView({block: 'center'});
-        const b = p.getBoundingClientRect();
-        return [b.x + b.width / 2, b.y + b.height / 2];
-      }
-    }
-  }
-  return null;
-}"""
 
 
 def clearest_points(fig) -> dict[int, int]:
@@ -75,41 +58,17 @@ def clearest_points(fig) -> dict[int, int]:
     return {rid: i for rid, (_, i) in best.items()}
 
 
-#: the first line of plotly's hover label on the scorer's board (the route's name), or null
-_HOVER_JS = """(el) => {
-  const t = el.querySelector('.js-plotly-plot .hoverlayer .hovertext text.nums tspan.line');
-  return t ? t.textContent : null;
-}"""
-
-
-#: the board's traces as the browser has them now (names, and each trace's point count)
-_TRACES_JS = """(el) => {
-  const gd = el.querySelector('.js-plotly-plot');
-  return gd && gd.data ? gd.data.map(t => t.name + ':' + (t.x ? t.x.length : 0) + ':' + (t.text ? String(t.text).length : 0)).join('|') : null;
-}"""
-
-#: whether the browser's routes trace shows point ``i`` claimed by ``name``
-_CLAIMED_JS = """(el, [i, name]) => {
-  const gd = el.querySelector('.js-plotly-plot');
-  const tr = gd && gd.data ? gd.data.find(t => t.name === 'routes') : null;
-  return !!(tr && tr.text && String(tr.text[i]).endsWith('claimed by ' + name));
-}"""
-
-
 def settle(page, widget) -> None:
     """Wait until the board in the browser has stopped changing (as a person glances at it
-    before the next click).  A redraw adds or removes overlay traces before the routes trace
-    (a ticket's path, the selected player's tickets), and a FigureWidget click names its trace
-    by index: a click while the browser still shows the previous board would reach another
-    trace in the kernel (a dropped click, or another route)."""
-    last, same = None, 0
-    for _ in range(60):
-        now = widget.evaluate(_TRACES_JS)
-        same = same + 1 if now == last and now is not None else 0
-        if same >= 3:
-            return
-        last = now
-        page.wait_for_timeout(100)
+    before the next click; tests/e2e/plotly_dom.py)."""
+    plotly_dom.settle(page, widget, timeout=6.0)
+
+
+def claimed_by(widget, i: int, name: str) -> bool:
+    """Whether the browser's routes trace shows point ``i`` claimed by ``name``."""
+    got = plotly_dom.trace_data(widget, "routes", "text")
+    text = (got or {}).get("text") or []
+    return i < len(text) and str(text[i]).endswith("claimed by " + name)
 
 
 def click_route(page, widget, i: int, name: str) -> None:
@@ -118,7 +77,7 @@ def click_route(page, widget, i: int, name: str) -> None:
     reflowed during the hover or the label names another route."""
     page.mouse.move(5, 5)  # away: the last hover label must not cover the next route
     for _ in range(50):  # the board may still be drawing (or be redrawn)
-        at = widget.evaluate(_POINT_JS, i)
+        at = plotly_dom.point_position(widget, "routes", i)
         if at is not None:
             break
         page.wait_for_timeout(200)
@@ -133,14 +92,14 @@ def click_route(page, widget, i: int, name: str) -> None:
         page.mouse.move(x - 12, y - 12)
         page.mouse.move(x, y, steps=4)
         page.wait_for_timeout(200)  # plotly fires a click only after a hover
-        label = widget.evaluate(_HOVER_JS)
+        label = plotly_dom.hover_label(widget)
         for _ in range(10):  # a starved browser draws the label late
             if label == name:
                 break
             page.wait_for_timeout(100)
-            label = widget.evaluate(_HOVER_JS)
+            label = plotly_dom.hover_label(widget)
         labels.append(label)
-        now = widget.evaluate(_POINT_JS, i)
+        now = plotly_dom.point_position(widget, "routes", i)
         if label == name and now is not None and abs(now[0] - x) < 1 and abs(now[1] - y) < 1:
             break
         at = now or at
@@ -197,11 +156,10 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
                     click_route(page, widget, point[rid], label[point[rid]])
             expect(breakdown).to_contain_text(counted, timeout=15_000)
             # the board shows the route claimed (the browser has applied the redraw), then stops changing
-            page.wait_for_function(
-                "([el, i, name]) => (" + _CLAIMED_JS + ")(el, [i, name])",
-                arg=[widget.element_handle(), point[rid], name],
-                timeout=15_000,
-            )
+            deadline = time.monotonic() + 15
+            while not claimed_by(widget, point[rid], name):
+                assert time.monotonic() < deadline, f"the board never showed route {rid} claimed by {name}"
+                page.wait_for_timeout(50)
             settle(page, widget)
         for t in sheet["tickets"].get(p, []):
             search.fill(str(t))
