@@ -185,7 +185,7 @@ class BlockRule(_Hooks):
         p = s._cur
         ri = self.route_index[move.route]
         s._blocked = s._blocked[:p] + (move.route,) + s._blocked[p + 1 :]
-        s._free = tuple(tuple(x for x in members if x != ri) for members in s._free)
+        s._free = tuple(tuple(x for x in members if x != ri) for members in s._free)  # by hand (issue 21 B)
         s._passes = 0
         self.end_turn(s)
 
