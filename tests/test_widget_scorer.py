@@ -134,7 +134,7 @@ FOREIGN = "²³①⑳₃٣３"
 #: entries that name no route, city or ticket: foreign digits, text without an ASCII letter or digit, other types
 BAD = st.one_of(
     st.builds(lambda a, d: a + d, st.text(alphabet="0123456789", max_size=2), st.sampled_from(FOREIGN)),
-    st.text(max_size=8).filter(lambda t: not any(c.isascii() and c.isalnum() for c in t)),
+    st.text(st.sampled_from(" -:,./?!#*=()" + FOREIGN), max_size=8),  # no letter: no city, no ticket
     st.integers().filter(lambda k: not 1 <= k <= 200),
     st.none(),
     st.floats(),
