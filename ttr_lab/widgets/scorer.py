@@ -7,9 +7,10 @@
    route someone else owns is refused, naming the owner);
 3. in Europe and Rails & Sails, switch the click to *stations* or *harbors*
    and click the cities;
-4. type a ticket's number or part of its cities in the search box and press
-   *Add ticket* (or pick the full entry from the list); *Remove* takes the
-   selected one back;
+4. type a ticket's number, its cities (either order) or part of them in the
+   search box and press *Add ticket* (or pick the full entry from the list);
+   when several tickets match (``Duluth``), each is offered as a button to
+   pick; *Remove* takes the selected one back;
 5. read the breakdown, updated after every click, with the selected player's
    completed tickets' paths and longest path drawn on the board;
 6. *Save* / *Load* the sheet as JSON: the *File* box takes a file name, never
