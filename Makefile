@@ -34,12 +34,33 @@ setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
 
 # the classroom app: the play widget as a web page without code cells (Voila), served on
-# 127.0.0.1 only, behind a fresh token; the [app] extra brings voila
+# 127.0.0.1 only, behind a fresh token; the [app] extra brings voila.  apps/jupyter holds its
+# Voila settings (voila.py: nothing fetched from outside, a page's kernel stops when the page
+# closes or reloads) and its page template.
+#   APP_CULL_IDLE  a kernel whose page vanished without closing (a browser killed) stops after
+#                  this many seconds idle with no page connected (default 600, checked every
+#                  APP_CULL_EVERY = 60 s); an open page keeps its game: make app APP_CULL_IDLE=1800
+#   APP_KEY        the key game numbers are hashed with (TTR_LAB_APP_KEY): a fresh one at each
+#                  start, printed for the teacher; set it to give a class the same deals again
+#   APP_FILES      the one folder the scorer tab saves to and loads from (TTR_LAB_FILES)
 APP_PORT ?= 8866
+APP_CULL_IDLE ?=
+APP_CULL_EVERY ?=
+APP_KEY ?=
+APP_FILES ?= $(CURDIR)/ttr_lab_files
+APP_JUPYTER := $(CURDIR)/apps/jupyter
 app: $(VENV)/.app-installed
 	@TOKEN=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
+	KEY="$(APP_KEY)"; [ -n "$$KEY" ] || KEY=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
 	echo "The app: http://127.0.0.1:$(APP_PORT)/?token=$$TOKEN"; \
-	exec $(VENV)/bin/voila apps/play.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$TOKEN
+	echo "Game numbers key (make app APP_KEY=... gives the same deals again): $$KEY"; \
+	echo "Score sheets folder: $(APP_FILES)"; \
+	TTR_LAB_APP_KEY="$$KEY" TTR_LAB_FILES="$(APP_FILES)" \
+	JUPYTER_CONFIG_PATH="$(APP_JUPYTER)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	JUPYTER_PATH="$(APP_JUPYTER)$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	exec $(VENV)/bin/voila apps/play.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$TOKEN \
+	  $(if $(APP_CULL_IDLE),--MappingKernelManager.cull_idle_timeout=$(APP_CULL_IDLE)) \
+	  $(if $(APP_CULL_EVERY),--MappingKernelManager.cull_interval=$(APP_CULL_EVERY))
 
 # JupyterLab's settings for make lab, in the venv's share/jupyter/lab/settings/overrides.json:
 # binder/postBuild's (the "official Jupyter news?" pop-up off, as on Binder), and autosave off, so
