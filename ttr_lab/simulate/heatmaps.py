@@ -87,6 +87,7 @@ def route_heatmap(
             text=text,
             hoverinfo="text",
             showlegend=False,
+            zorder=4,  # on top: the board draws its layers at zorder 0-3 (ttr_lab.render)
         )
     )
     return fig
@@ -124,6 +125,7 @@ def city_heatmap(
             text=[f"{c}: {label} {v:.3g}" for c, v in zip(names, z)],
             hoverinfo="text",
             showlegend=False,
+            zorder=4,  # on top of the board's layers
         )
     )
     return fig
