@@ -2,13 +2,15 @@
 
 Used by :mod:`.payments` to count the payments of each route class from the
 hand's card counts, and to list the payments of one route.  Results are
-memoised in a bounded module cache (the arguments are small numbers).
+memoised in a shared cache bounded by its entries and by the shared caches'
+byte budget (:func:`ttr_lab.core.caches.shared_cache`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...core.caches import shared_cache
 from ...moves import CardList
 
 __all__: list[str] = []  # private to the Rails & Sails package
@@ -21,7 +23,9 @@ def _ways(m: int, a: int, b: int) -> int:
     return hi - lo + 1 if hi >= lo else 0
 
 
-_COUNT_CACHE: dict[tuple[Any, ...], Any] = {}
+# at most 50,000 entries, within the shared caches' budget; a full cache
+# (len(cache) >= cache.cap) asks for room first: cache.make_room()
+_COUNT_CACHE = shared_cache("rails_and_sails counts", 50_000)
 
 
 def _train_count(a: int, b: int, w: int, L: int) -> int:
@@ -34,6 +38,8 @@ def _train_count(a: int, b: int, w: int, L: int) -> int:
         top = w if w < L else L - 1
         for k in range(top + 1):
             n += _ways(L - k, a, b)
+        if len(_COUNT_CACHE) >= _COUNT_CACHE.cap:
+            _COUNT_CACHE.make_room()
         _COUNT_CACHE[key] = n
     return n
 
@@ -57,6 +63,8 @@ def _ship_count(s: int, d: int, w: int, L: int) -> int:
                 n -= 1  # the all-wild payment is counted once, without a colour
         if L % 2 and d >= half:
             n += 1
+        if len(_COUNT_CACHE) >= _COUNT_CACHE.cap:
+            _COUNT_CACHE.make_room()
         _COUNT_CACHE[key] = n
     return n
 
@@ -81,8 +89,8 @@ def _paired_dp(prof: tuple[tuple[int, int], ...], w: int, N: int) -> tuple[tuple
                         k = (size + t, o)
                         dp[k] = dp.get(k, 0) + cnt * ways[t]
             out = tuple((size, odd, cnt) for (size, odd), cnt in dp.items())
-        if len(_COUNT_CACHE) > 50_000:  # keep memory bounded in long sessions
-            _COUNT_CACHE.clear()
+        if len(_COUNT_CACHE) >= _COUNT_CACHE.cap:
+            _COUNT_CACHE.make_room()
         _COUNT_CACHE[key] = out
     return out
 
@@ -102,8 +110,8 @@ def _paired_counts(plain: Any, anchor: Any, w: int, N: int) -> tuple[int, ...]:
         out = tuple(
             sum(cnt for size, odd, cnt in dp if odd <= 2 * L - size <= w) if L else 0 for L in range(N // 2 + 1)
         )
-        if len(_COUNT_CACHE) > 50_000:
-            _COUNT_CACHE.clear()
+        if len(_COUNT_CACHE) >= _COUNT_CACHE.cap:
+            _COUNT_CACHE.make_room()
         _COUNT_CACHE[key] = out
     return out
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field
-from ...core.caches import cache_group
+from ...core.caches import BoundedCache, cache_group
 from ...errors import TtrError
 from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
 from ...phases import Phase
@@ -102,7 +102,7 @@ class Harbors(RSPayments):
     _harbor_names: tuple[str, ...]  # the harbor cities in name order: bit i of a mask is the i-th
     _harbor_bit: dict[str, int]
     _rs_route_harbors: tuple[int, ...]  # per route, the mask of its harbor-city ends
-    _rs_harbor_cache: dict[Any, Any]
+    _rs_harbor_cache: BoundedCache
 
     def _check_options(self, opts: dict[str, Any]) -> None:
         super()._check_options(opts)
@@ -159,8 +159,6 @@ class Harbors(RSPayments):
         n = self._rs_harbor_cache.get(key)
         if n is not None:
             return int(n)
-        if len(self._rs_harbor_cache) > 20_000:
-            self._rs_harbor_cache.clear()
         n = 1 if w >= 4 else 0
         for c in range(NC):
             X = min(2, h[ANCHOR + c])
@@ -171,7 +169,10 @@ class Harbors(RSPayments):
                 for y in range(Y + 1):
                     if x + y and 4 - x - y <= w:
                         n += 1
-        self._rs_harbor_cache[key] = n
+        cache = self._rs_harbor_cache  # at most 20,000 entries, within the shared caches' budget
+        if len(cache) >= cache.cap:
+            cache.make_room()
+        cache[key] = n
         return n
 
     def harbor_options(self, h: tuple[int, ...], city: str) -> list[Move]:

@@ -28,7 +28,10 @@ from .counting import _paired_counts, _ship_count, _train_count
 
 __all__ = ["RouteClasses"]
 
-_CACHE_LIMIT = 15_000  # entries per cache, shared by the editions of one map; cleared when full
+# entries per cache at most, shared by the editions of one map; the bytes all the shared caches
+# hold together are bounded too (core.caches.cache_budget), which binds first.  A full cache
+# (len(cache) >= cache.cap) asks for room first: cache.make_room()
+_CACHE_LIMIT = 15_000
 
 
 class RouteClasses(Edition):
@@ -109,7 +112,7 @@ class RouteClasses(Edition):
                 "train": _CACHE_LIMIT,
                 "ship": _CACHE_LIMIT,
                 "colour": _CACHE_LIMIT,
-                "segments": 400,
+                "segments": 200,
                 "claims": _CACHE_LIMIT,
             },
         )
@@ -143,9 +146,10 @@ class RouteClasses(Edition):
                 for L in lens[c]
             )
             gray = tuple(count(x, y, w, L) if lim >= L and c >= 0 and x + y else 0 for L in lens[-1])
-            if len(self._rs_ccache) > _CACHE_LIMIT:
-                self._rs_ccache.clear()
-            v = self._rs_ccache[key] = (own, gray)
+            cache = self._rs_ccache
+            if len(cache) >= cache.cap:
+                cache.make_room()
+            v = cache[key] = (own, gray)
         return v
 
     def _part_counts(self, part: int, cards: tuple[int, ...], w: int, lim: int) -> tuple[tuple[int, ...], int]:
@@ -154,9 +158,7 @@ class RouteClasses(Edition):
         the routes of the classes that have payments."""
         tab = self._rs_segtab.get((part, w, lim))
         if tab is None:
-            if len(self._rs_segtab) > 200:
-                self._rs_segtab.clear()
-            tab = self._rs_segtab[(part, w, lim)] = [None] * (100 * (NC + 2))
+            tab = self._rs_segtab.put((part, w, lim), [None] * (100 * (NC + 2)))  # filled in by _seg
         seg = tab[0] or self._seg(tab, part, -2, 0, 0, w, lim, 0)
         parts: list[tuple[int, ...]] = [seg[0], ()]
         m = seg[2]
@@ -201,8 +203,8 @@ class RouteClasses(Edition):
         entry ``(counts, counts with the paired classes' (or None), bitmask
         of the routes of the classes with payments, the same with paired)``."""
         cache = self._rs_tcache
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
+        if len(cache) >= cache.cap:
+            cache.make_room()
         counts, m = self._part_counts(0, cards, w, tl)
         out = cache[(cards, w, tl)] = (counts + self._rs_pzeros, None, m, None)
         return out
@@ -216,20 +218,21 @@ class RouteClasses(Edition):
             paired = tuple([vec[L] if top >= L else 0 for L in pkeys])
         else:
             paired = self._rs_pzeros
-        out = self._rs_tcache[(cards, w, tl)] = (
+        full = (
             entry[0],
             entry[0][: self._rs_ntrain] + paired,
             entry[2],
             entry[2] | reduce(or_, compress(self._rs_pmasks, paired), 0),
         )
-        return out
+        self._rs_tcache[(cards, w, tl)] = full  # replaces the entry: no room needed
+        return full
 
     def _ship_class_counts(self, cards: tuple[int, ...], w: int, sl: int) -> tuple[Any, ...]:
         """The ship part of the class counts (single then double ship cards,
         by colour) as the cache entry ``(counts, bitmask of the routes of the
         classes with payments)``."""
         cache = self._rs_scache
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
+        if len(cache) >= cache.cap:
+            cache.make_room()
         out = cache[(cards, w, sl)] = self._part_counts(2, cards, w, sl)
         return out
