@@ -350,11 +350,12 @@ def test_the_svg_follows_the_figure_not_later_changes():
         g.play(make_bot("greedy", seed=9).choose(g.view(g.current_player)))
     assert fig._repr_mimebundle_()["image/svg+xml"] == before != board_svg(g)
     fig.add_scatter(x=[0], y=[0], name="heat")  # drawn over: the board alone would be a wrong picture
-    assert sorted(fig._repr_mimebundle_()) == ["application/vnd.plotly.v1+json"]
+    assert sorted(fig._repr_mimebundle_()) == ["application/vnd.plotly.v1+json", "text/plain"]
     fig2 = board_figure(g)
     fig2.data[0].name = "renamed"
     assert "image/svg+xml" not in fig2._repr_mimebundle_()
-    assert "image/svg+xml" not in board_figure(load_map("usa"))._repr_mimebundle_()  # a bare map: no position
+    bare = load_map("usa")  # a bare map is a board a lesson shows too (issue 19 C4)
+    assert board_figure(bare)._repr_mimebundle_()["image/svg+xml"] == board_svg(bare)
 
 
 @needs_plotly
@@ -384,7 +385,8 @@ def test_a_saved_notebook_shows_the_board_without_a_kernel(tmp_path):
     saved = nbformat.read(path, as_version=4)
     *positions, figure = saved.cells
     (out,) = [o for o in figure.outputs if o.output_type in ("display_data", "execute_result")]
-    assert list(out.data) == ["application/vnd.plotly.v1+json"]  # a figure alone: plotly's display, no SVG
+    # a figure as a cell's value displays its own bundle (issue 19 C4): the figure, its SVG and a line of text
+    assert sorted(out.data) == ["application/vnd.plotly.v1+json", "image/svg+xml", "text/plain"]
     for cell in positions:
         (out,) = [o for o in cell.outputs if o.output_type == "execute_result"]
         assert "application/vnd.plotly.v1+json" in out.data and "text/html" not in out.data

@@ -99,9 +99,10 @@ True
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 try:
     import plotly.graph_objects as go
@@ -110,12 +111,13 @@ except ImportError as e:  # the [lab] extra is missing: say so, with the command
 
     raise missing_extra("lab", "drawing a board with plotly (ttr_lab.render)", "plotly") from e
 
-from .board_drawing import PLOTLY_MIME, SVG_MIME, scene_svg
+from .board_drawing import PLOTLY_MIME, SVG_MIME, board_svg, scene_svg
 from .board_scene import PATH_COLORS, PLAYER_COLORS, ROUTE_COLORS, SEAT_MARKS, Scene
 from .errors import NotFoundError
 from .render_figure import build
+from .render_static import with_markers
 from .render_traces import CITIES, ROUTES, trace_uid
-from .render_update import update_board
+from .render_update import update_board as _update_board
 
 __all__ = [
     "BoardFigure",
@@ -125,6 +127,7 @@ __all__ = [
     "SEAT_MARKS",
     "board_figure",
     "update_board",
+    "drawn_svg",
     "route_trace_index",
     "city_trace_index",
     "route_at",
@@ -247,68 +250,140 @@ def board_figure(
         show_color_letters=show_color_letters,
     )
     fig = BoardFigure(data=traces, layout=layout)
-    if _is_position(obj):
-        static = dict(title=title, width=width, height=height, show_color_letters=show_color_letters)
-        fig._ttr_static = (scene, static, fig._ttr_print())
+    static = dict(title=title, width=width, height=height, show_color_letters=show_color_letters)
+    fig._ttr_static = _Static(scene, static, len(fig.data), fig._ttr_print(len(fig.data)), _describe(scene, title))
     return fig
 
 
-def _is_position(obj: Any) -> bool:
-    """A game state or a player's view (what ``_repr_mimebundle_`` shows as a static board too)."""
-    return callable(getattr(obj, "route_owners", None)) and hasattr(obj, "player_names")
+def update_board(fig: Any, obj: Any, **options: Any) -> Any:
+    """Redraw ``fig`` in place (:func:`ttr_lab.render_update.update_board`, which see) and remember
+    what it now shows, so a widget holding the figure can save the same board as a static SVG
+    (:func:`drawn_svg`).
+
+    >>> from ttr_lab.data import load_map
+    >>> usa = load_map("usa")
+    >>> fig = update_board(board_figure(usa), usa, owners={1: 0})
+    >>> 'claimed by Player 1' in drawn_svg(fig)
+    True
+    """
+    _update_board(fig, obj, **options)
+    fig._ttr_drawn = (obj, dict(options))
+    return fig
+
+
+#: board_figure's options that the SVG draws too (all but show_lengths)
+_SVG_OPTIONS = frozenset(inspect.signature(board_svg).parameters) - {"obj"}
+
+
+def drawn_svg(fig: Any) -> str | None:
+    """The board ``fig`` shows as an SVG, as :func:`update_board` last drew it (None if it never did).
+
+    The SVG holds what the figure holds: the board drawn from the same
+    object with the same options (a widget's board, from its player's side
+    of the table), so saving it beside a widget shows nobody more.
+    """
+    drawn = getattr(fig, "_ttr_drawn", None)
+    if drawn is None:
+        return None
+    obj, options = drawn
+    return board_svg(obj, **{k: v for k, v in options.items() if k in _SVG_OPTIONS})
+
+
+def _describe(scene: Scene, title: str | None) -> str:
+    """A line of text for the board (a display's ``text/plain``)."""
+    seats = ", ".join(scene.names)
+    owned = len(scene.owners)
+    what = scene.map.name if not title else f"{scene.map.name}: {title}"
+    claimed = f", {owned} route{'s' if owned != 1 else ''} claimed" if owned else ""
+    return f"<board of {what} ({seats}){claimed}>" if seats else f"<board of {what}>"
+
+
+class _Static(NamedTuple):
+    """What a BoardFigure's static SVG is drawn from, and the figure it was drawn for."""
+
+    scene: Scene
+    options: dict[str, Any]
+    traces: int  # how many traces the board had
+    fingerprint: int  # of those traces and the layout
+    text: str
 
 
 class BoardFigure(go.Figure):
     """A :class:`plotly.graph_objects.Figure` of a board that a notebook also saves as a static SVG.
 
-    :func:`board_figure` returns one.  Drawn from a game state or a
-    player's view (not a bare map: that board is the same in every
-    notebook), its display bundle holds the interactive figure
-    (``application/vnd.plotly.v1+json``, which JupyterLab shows) and the
+    :func:`board_figure` returns one.  It displays through its own bundle
+    (:meth:`_repr_mimebundle_`, also as a cell's value): the interactive
+    figure (``application/vnd.plotly.v1+json``, which JupyterLab shows), the
     same board as ``image/svg+xml`` (:func:`ttr_lab.board_drawing.scene_svg`,
-    which GitHub, nbviewer and a notebook opened without a kernel show), as
-    python-chess shows a board.  The SVG is drawn from the position as it
-    was when the figure was made, and left out once the figure has been
-    changed (a heatmap drawn over it, a restyle), so it never shows a
-    board the figure does not.  ``go.Figure(fig)`` is a plain figure.
+    which GitHub, nbviewer, nbconvert's HTML and a notebook opened without a
+    kernel show), as python-chess shows a board, and a line of
+    ``text/plain``.  It never goes through plotly's renderers, which need
+    nbformat (missing in Pyodide: "Mime type rendering requires
+    nbformat>=4.2.0").
 
-    Where the SVG goes: IPython displays a game state or a view through its
-    ``_repr_mimebundle_`` (which calls this one), so ``g`` as a cell's value
-    saves both pictures; a figure itself, ``board_figure(g)`` as a cell's
-    value, is displayed by plotly's own ``_ipython_display_`` (its
-    renderers) and saves the interactive figure only, which keeps lessons
-    full of boards from doubling in size.
+    The SVG is drawn from what the board showed when the figure was made.
+    Marker layers added on top afterwards (a heatmap) are drawn into it
+    (:func:`ttr_lab.render_static.with_markers`); any other change (a
+    restyle, a new layout, a trace it cannot draw) leaves it out, so the
+    SVG never shows a board the figure does not.  ``go.Figure(fig)`` is a
+    plain figure.
 
     >>> from ttr_lab import new_game
     >>> fig = board_figure(new_game("usa", players=2, seed=1))
     >>> sorted(fig._repr_mimebundle_())
-    ['application/vnd.plotly.v1+json', 'image/svg+xml']
-    >>> _ = fig.add_scatter(x=[0], y=[0])
+    ['application/vnd.plotly.v1+json', 'image/svg+xml', 'text/plain']
+    >>> fig._repr_mimebundle_()["text/plain"]
+    '<board of Ticket to Ride: USA (2004) and USA 1910 ticket decks (Player 1, Player 2)>'
+    >>> _ = fig.add_scatter(x=[0, 1], y=[0, 1], mode="markers", marker={"color": [0.2, 0.8]})
+    >>> "marker-layer" in fig._repr_mimebundle_()["image/svg+xml"]
+    True
+    >>> _ = fig.update_traces(marker_color="red", selector=0)
     >>> sorted(fig._repr_mimebundle_())
-    ['application/vnd.plotly.v1+json']
+    ['application/vnd.plotly.v1+json', 'text/plain']
     """
 
-    _ttr_static: tuple[Scene, dict[str, Any], int] | None = None
+    _ttr_static: _Static | None = None
 
-    def _ttr_print(self) -> int:
-        """A fingerprint of the figure's data and layout (a change to either changes it)."""
-        return hash((repr(self._data), repr(self._layout)))
+    def _ttr_print(self, traces: int) -> int:
+        """A fingerprint of the first ``traces`` traces and the layout (a change to either changes it)."""
+        return hash((repr(self._data[:traces]), repr(self._layout)))
+
+    def static_svg(self) -> str | None:
+        """The board as a static SVG, as the figure shows it; None if it no longer shows the board it was drawn as."""
+        static = self._ttr_static
+        if static is None or len(self.data) < static.traces or self._ttr_print(static.traces) != static.fingerprint:
+            return None
+        svg = scene_svg(static.scene, **static.options)
+        added = self.data[static.traces :]
+        if not added:
+            return svg
+        xaxis, yaxis = self.layout.xaxis.range, self.layout.yaxis.range
+        return with_markers(svg, added, xaxis or (), yaxis or ())
+
+    def _ipython_display_(self) -> None:
+        """Display through :meth:`_repr_mimebundle_`, not plotly's renderers (which need nbformat)."""
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(), raw=True)
 
     def _repr_mimebundle_(
         self, include: Any = None, exclude: Any = None, validate: bool = True, **kwargs: Any
     ) -> dict[str, Any]:
-        import plotly.io as pio
-
         def wanted(mime: str) -> bool:
             return (not include or mime in include) and not (exclude and mime in exclude)
 
         bundle: dict[str, Any] = {}
         if wanted(PLOTLY_MIME):  # the figure alone: no text/html, which would hide the SVG elsewhere
+            import plotly.io as pio
+
             fig_dict = self.to_plotly_json() if not validate else self.to_dict()
             bundle.update(pio.renderers["plotly_mimetype"].to_mimebundle(fig_dict))
-        static = self._ttr_static
-        if static is not None and wanted(SVG_MIME) and static[2] == self._ttr_print():
-            bundle[SVG_MIME] = scene_svg(static[0], **static[1])
+        svg = self.static_svg() if wanted(SVG_MIME) else None
+        if svg is not None:
+            bundle[SVG_MIME] = svg
+        if wanted("text/plain"):
+            static = self._ttr_static
+            bundle["text/plain"] = static.text if static is not None else "<board>"
         return bundle
 
 

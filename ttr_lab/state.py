@@ -336,11 +336,14 @@ class GameState(StateQueries):
         )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """Show the board in Jupyter (plotly is imported only here)."""
+        """Show the board in Jupyter, interactive and as a static SVG (plotly is imported only here);
+        without plotly, the standard-library SVG and the text (:func:`ttr_lab.svg.mimebundle`)."""
         try:
             from .render import board_figure  # lazy display hook, as chess.Board._repr_svg_
-        except ImportError:  # plotly missing: plain text only
-            return {"text/plain": repr(self)}
+        except ImportError:  # no [lab] extra (or a browser kernel without plotly): the SVG still shows the board
+            from .svg import mimebundle
+
+            return mimebundle(self, include, exclude)
         bundle: dict[str, Any] = board_figure(self)._repr_mimebundle_(include, exclude)
         bundle["text/plain"] = repr(self)
         return bundle

@@ -32,13 +32,22 @@ from .board_drawing import PLOTLY_MIME, SVG_MIME, board_svg
 __all__ = ["board_svg", "mimebundle"]
 
 
-def mimebundle(obj: Any, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+def mimebundle(obj: Any, include: Any = None, exclude: Any = None, **options: Any) -> dict[str, Any]:
     """A display bundle for Jupyter: the static SVG, the plotly figure (when plotly is installed), the text.
 
     ``{"image/svg+xml": ..., "application/vnd.plotly.v1+json": ..., "text/plain": repr(obj)}``,
     filtered by IPython's ``include`` and ``exclude`` (collections of MIME
-    types).  JupyterLab shows the interactive figure; GitHub, nbviewer and
-    a saved notebook opened without a kernel show the SVG.
+    types); ``options`` are :func:`board_svg`'s (``tickets=``, ``highlight=``...),
+    given to the figure too.  JupyterLab shows the interactive figure;
+    GitHub, nbviewer and a saved notebook opened without a kernel show the
+    SVG.  Without plotly (no ``[lab]`` extra, or Pyodide without it) the
+    bundle is the SVG and the text, which is what a game state and a
+    player's view display then.
+
+    >>> from ttr_lab import new_game
+    >>> bundle = mimebundle(new_game("usa", players=2, seed=1), exclude={"application/vnd.plotly.v1+json"})
+    >>> sorted(bundle)
+    ['image/svg+xml', 'text/plain']
     """
 
     def wanted(mime: str) -> bool:
@@ -46,7 +55,7 @@ def mimebundle(obj: Any, include: Any = None, exclude: Any = None) -> dict[str, 
 
     bundle: dict[str, Any] = {}
     if wanted(SVG_MIME):
-        bundle[SVG_MIME] = board_svg(obj)
+        bundle[SVG_MIME] = board_svg(obj, **options)
     if wanted(PLOTLY_MIME):
         try:
             import plotly.graph_objects as go
@@ -56,7 +65,7 @@ def mimebundle(obj: Any, include: Any = None, exclude: Any = None) -> dict[str, 
         else:
             from .render_figure import build_from  # render.board_figure's own traces, without importing render
 
-            traces, layout = build_from(obj)
+            traces, layout = build_from(obj, **options)
             fig = go.Figure(data=traces, layout=layout)
             bundle.update(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
     if wanted("text/plain"):

@@ -321,8 +321,10 @@ class PlayerView:
         tickets, interactive and as a static SVG (plotly is imported only here)."""
         try:
             from .render import board_figure  # lazy display hook, as GameState's
-        except ImportError:  # plotly missing: plain text only
-            return {"text/plain": repr(self)}
+        except ImportError:  # no [lab] extra: the standard-library SVG of the same board, and the text
+            from .svg import mimebundle
+
+            return mimebundle(self, include, exclude, tickets=self.tickets)
         bundle: dict[str, Any] = board_figure(self, tickets=self.tickets)._repr_mimebundle_(include, exclude)
         bundle["text/plain"] = repr(self)
         return bundle

@@ -55,6 +55,7 @@ from ..render import PLAYER_COLORS, board_figure, update_board
 from ..state import GameState
 from .figure import FigureWidget
 from .messages import move_line
+from .static import game_text, widget_bundle
 
 __all__ = ["HistoryWidget", "PLOTLY_MIME"]
 
@@ -219,6 +220,12 @@ class HistoryWidget(W.VBox):
                 "metadata": {},
             },
         )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        text = f"{game_text(type(self).__name__, self.game)} (of {len(self._moves)} plies)"
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
 
     def __repr__(self) -> str:
         return f"<HistoryWidget {self.record.edition}: {len(self._moves)} plies, at ply {self.game.ply}>"

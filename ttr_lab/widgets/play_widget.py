@@ -64,6 +64,7 @@ from .play_panels import PlayPanels
 from .play_seats import Note, PlaySeats
 from .play_tabs import ADVISOR_PLAYOUTS, PlayTabs
 from .play_tickets import TicketPaths
+from .static import game_text, widget_bundle
 
 __all__ = ["PlayWidget", "play", "BOT_NAMES", "ADVISOR_PLAYOUTS"]
 
@@ -262,6 +263,12 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
         self._redraw_board()
         self._refresh_inspector()
         self._refresh_refusal()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        text = game_text(type(self).__name__, self.game)
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
 
     def __repr__(self) -> str:
         g = self.game

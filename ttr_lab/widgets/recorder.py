@@ -43,6 +43,7 @@ from ..view import PlayerView
 from .advice import HINT_PLAYOUTS, hint_html
 from .figure import FigureWidget
 from .scorer import ScorerWidget
+from .static import game_text, widget_bundle
 
 __all__ = ["RecorderWidget", "recorder"]
 
@@ -174,6 +175,12 @@ class RecorderWidget(W.VBox):
     def _say(self, text: str, error: bool = False) -> None:
         style = "color:#b71c1c" if error else "color:#1b5e20"
         self.message.value = f'<span style="{style}">{html.escape(text, quote=False)}</span>' if text else ""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        text = f"{game_text(type(self).__name__, self.view)}; entered from {self.names[self.seat]}'s seat"
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
 
     # ------------------------------------------------------------------ display
     def refresh(self) -> None:

@@ -49,6 +49,7 @@ from ..render import (
 from ..scoring import Outcome
 from ..table_score import _edition, score, sheet_from_dict, sheet_to_dict
 from .figure import FigureWidget
+from .static import widget_bundle
 
 __all__ = ["ScorerWidget", "scorer"]
 
@@ -378,6 +379,13 @@ class ScorerWidget(W.VBox):
             title="",
         )
         self.breakdown.value = "" if out is None else f"<pre style='font-size:12px'>{html.escape(str(out))}</pre>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, and for a notebook saved without it the board as a static SVG (as the
+        widget draws it, nothing more) and a line of public facts (:mod:`ttr_lab.widgets.static`)."""
+        routes = ", ".join(f"{name} {len(r)}" for name, r in zip(self.names, self.routes))
+        text = f"{type(self).__name__}: a {self.edition.name} board, routes entered: {routes}"
+        return widget_bundle(super()._repr_mimebundle_(**kwargs), self.fig, text, **kwargs)
 
     # ------------------------------------------------------------------ files
     def save(self, name: str, *, overwrite: bool = False) -> bool:
