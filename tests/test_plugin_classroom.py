@@ -183,25 +183,42 @@ def test_record_with_its_seed_replays_from_a_file_alone(cv, tmp_path):
     assert Record.load(path).replay().to_dict() == g.to_dict()
 
 
-_RECORD_DEAL = (
-    "issue 21 A1: a record's deal holds only first/hands/rows/tickets (replay.py _deal_of, _deal_queues): "
-    "an edition's own setup chance (the objective cities) is re-dealt from FILL_SEED when a record replays "
-    "without its seed"
-)
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=_RECORD_DEAL)
 def test_record_without_its_seed_replays_the_same_game(cv):
+    """The objective cities (a dealt field) travel in the record's deal and are forced on replay."""
     g = blocked_game(seed=6, players=2)
     rec = Record.loads(Record.from_state(g, outcomes=True, seed=False).dumps())
+    assert rec.deal["objective"] == [g.objective(0), g.objective(1)]
     assert rec.replay().view(0).to_dict() == g.view(0).to_dict()
+    assert rec.replay().to_dict()["extra"] == g.to_dict()["extra"]
+    g = random_plies(started(seed=8, players=3), 3000, seed=8)  # to the end: every objective scored the same
+    assert g.is_over
+    again = Record.loads(Record.from_state(g, outcomes=True, seed=False).dumps()).replay()
+    assert again.outcome() == g.outcome() and again.to_dict()["extra"] == g.to_dict()["extra"]
+    assert [again.view(p).to_dict() for p in range(3)] == [g.view(p).to_dict() for p in range(3)]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=_RECORD_DEAL)
 def test_seat_record_replays_to_the_seat_view(cv):
+    """A seat record holds the seat's own objective only, and replays to the seat's view."""
     g = blocked_game(seed=6, players=2)
     rec = Record.loads(Record.from_state(g, seat=1).dumps())
+    assert rec.deal["objective"] == [None, g.objective(1)]
+    assert g.objective(0) not in rec.dumps()
     assert rec.replay_view().to_dict() == g.view(1).to_dict()
+
+
+def test_record_deal_objective_is_checked(cv):
+    g = blocked_game(seed=6, players=2)
+    d = Record.from_state(g, outcomes=True, seed=False).to_dict()
+    for bad, message in [
+        ("Atlantis", "objective: the deal names Atlantis, which is not left to deal"),
+        (None, "only a seat record leaves what another seat was dealt unknown"),
+    ]:
+        d["deal"]["objective"][0] = bad
+        with pytest.raises(RecordError, match=message):
+            Record.from_dict(d).replay()
+    del d["deal"]["objective"]
+    with pytest.raises(RecordError, match=r"expected \{first, hands, rows, tickets, objective\}"):
+        Record.from_dict(d).replay()
 
 
 # --------------------------------------------------------------------------- bots
@@ -213,13 +230,6 @@ def test_bots_play_the_variant_to_the_end(cv, name):
     assert g.is_over and g.problems() == []
 
 
-_DETERMINIZE = (
-    "issue 21 A1: determinization does not know the classroom position fields "
-    "(analysis/determinize.py Knowledge._extra's if/elif over every edition's fields)"
-)
-
-
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE)
 def test_advisor_bot_plays_the_variant(cv):
     from ttr_lab.analysis import AdvisorBot
 
@@ -233,7 +243,6 @@ def test_advisor_bot_plays_the_variant(cv):
 # --------------------------------------------------------------------------- analysis
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE)
 def test_determinization_keeps_public_fields_and_resamples_the_hidden_one(cv):
     from ttr_lab.analysis import sample_states
 
@@ -247,7 +256,6 @@ def test_determinization_keeps_public_fields_and_resamples_the_hidden_one(cv):
     assert len(others) > 1  # drawn, not copied from the real game
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE)
 def test_advise(cv):
     from ttr_lab.analysis import advise
 
@@ -258,7 +266,6 @@ def test_advise(cv):
     assert advice.best is not None and advice.best.move in g.legal_moves
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE)
 def test_ticket_odds(cv):
     from ttr_lab.analysis import ticket_odds
 
@@ -267,7 +274,6 @@ def test_ticket_odds(cv):
     assert [o.ticket for o in odds] == list(g.tickets(0))
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE)
 def test_review(cv):
     pytest.importorskip("pandas")
     from ttr_lab.analysis import review
@@ -280,27 +286,49 @@ def test_review(cv):
 # --------------------------------------------------------------------------- the table scorer and the editor
 
 
+OBJECTIVES = {"Ada": "Seattle", "Bob": "Oklahoma City"}
+
+
 def test_score_uses_the_variant_route_table(cv):
-    out = ttr_lab.score("classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2], "Bob": [57]})
+    out = ttr_lab.score("classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2], "Bob": [57]}, objective=OBJECTIVES)
     assert [p.route_points for p in out.players] == [3 + 15, 3]  # lengths 2 and 5; 2 (USA: 12 and 2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="issue 21 A1: the table scorer takes only stations/harbors/exchanged (table_score.py end_position); "
-    "an edition's own fields cannot be given, so the objective scored is the seed-0 deal's",
-)
 def test_score_takes_the_variant_fields(cv):
     out = ttr_lab.score(
         "classroom",
         players=["Ada", "Bob"],
         routes={"Ada": [1, 2], "Bob": [57]},
-        objective={"Ada": "Miami", "Bob": "Oklahoma City"},
+        objective=OBJECTIVES,
         blocked={"Bob": 5},
     )
-    assert ("objective city Miami missed", -cv.OBJECTIVE_PENALTY) in out.players[0].adjustments
+    assert ("objective city Seattle missed", -cv.OBJECTIVE_PENALTY) in out.players[0].adjustments
     assert ("objective city Oklahoma City reached", cv.OBJECTIVE_POINTS) in out.players[1].adjustments
+    assert ttr_lab.table_score.end_position(
+        "classroom", players=["Ada", "Bob"], objective=OBJECTIVES, blocked={"Bob": 5}
+    ).blocked_routes() == {5: 1}
+    # a score sheet carries the variant's facts and reads back the same
+    from ttr_lab.table_score import sheet_from_dict, sheet_to_dict
+
+    sheet = sheet_to_dict("classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2]}, objective=OBJECTIVES)
+    assert sheet["objective"] == ["Seattle", "Oklahoma City"] and sheet["blocked"] == [None, None]
+    assert ttr_lab.score(**sheet_from_dict(json.loads(json.dumps(sheet)))) == ttr_lab.score(
+        "classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2]}, objective=OBJECTIVES
+    )
+
+
+def test_score_names_a_missing_or_foreign_fact(cv):
+    """Nothing is made up: an objective not stated is an error naming it; another edition's fact too."""
+    with pytest.raises(TtrError, match=r"objective: give every player's objective city"):
+        ttr_lab.score("classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2]})
+    with pytest.raises(TtrError, match=r"objective: give every player's objective city"):
+        ttr_lab.score("classroom", players=["Ada", "Bob"], objective={"Ada": "Seattle"})
+    with pytest.raises(TtrError, match="stations: classroom has no stations"):
+        ttr_lab.score("classroom", players=["Ada", "Bob"], objective=OBJECTIVES, stations={"Ada": ["Denver"]})
+    with pytest.raises(TtrError, match="objective: usa has no objective"):
+        ttr_lab.score("usa", players=["Ada", "Bob"], objective=OBJECTIVES)
+    with pytest.raises(TtrError, match="Atlantis"):
+        ttr_lab.score("classroom", players=["Ada", "Bob"], objective={"Ada": "Atlantis", "Bob": "Miami"})
 
 
 SEAT_FACTS = dict(
@@ -316,19 +344,21 @@ SEAT_FACTS = dict(
 
 
 def test_seat_view_uses_the_variant_route_table(cv):
-    v = ttr_lab.seat_view("classroom", **SEAT_FACTS)
+    v = ttr_lab.seat_view("classroom", **SEAT_FACTS, objective="Miami")
     assert v.scores == (18, 3) and v.blocked_routes() == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="issue 21 A1: the position editor (editor.py filled_state) takes only the built-in editions' facts; "
-    "a seat's own objective and the blocked routes cannot be given",
-)
 def test_seat_view_takes_the_variant_facts(cv):
     v = ttr_lab.seat_view("classroom", **SEAT_FACTS, objective="Miami", blocked={"Ann": 5})
     assert v.to_dict()["my_objective"] == "Miami" and v.blocked_routes() == {5: 1}
+    # the other seat's city is a filling: another city, and the view does not show it
+    from ttr_lab.editor import filled_state
+
+    g = filled_state("classroom", **SEAT_FACTS, objective="Miami")
+    assert g.objective(0) == "Miami" and g.objective(1) not in ("Miami", "")
+    assert g.objective(1) not in json.dumps(v.to_dict())
+    with pytest.raises(TtrError, match=r"objective: give your objective city"):
+        ttr_lab.seat_view("classroom", **SEAT_FACTS)
 
 
 # --------------------------------------------------------------------------- the board
@@ -473,7 +503,6 @@ def test_play_widget_sends_nothing_of_another_seats_objective(cv):
     assert states[0] == states[1]
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE + ": the widget's hard level")
 def test_play_widget_hard_level(cv):
     pytest.importorskip("ipywidgets")
     from ttr_lab.widgets import PlayWidget
@@ -486,7 +515,6 @@ def test_play_widget_hard_level(cv):
     assert w.game.current_player == 0 and w.game.ply > 4
 
 
-@pytest.mark.xfail(strict=True, raises=TtrError, reason=_DETERMINIZE + ": the advice panel")
 def test_play_widget_advice_panel(cv):
     pytest.importorskip("ipywidgets")
     from ttr_lab.widgets import PlayWidget

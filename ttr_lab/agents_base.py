@@ -316,11 +316,11 @@ class FdgAgent:
                 if short > 0 and (best is None or short > best[0]):
                     best = (short, mv)
         if best is not None:
-            return self._refill(moves, best[1], want, have)
+            return self._refill(view, moves, best[1], want, have)
         blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
         if len(blind) > 1:  # several piles: the kind of card needed more
-            short_by = self._shortfall(want, have)
-            return max(blind, key=lambda mv: (short_by.get(mv.pile == "ships", 0), mv.pile == "trains"))
+            short_by, ships = self._shortfall(want, have), view.edition.ship_piles
+            return max(blind, key=lambda mv: (short_by.get(mv.pile in ships, 0), mv.pile not in ships))
         if blind:
             return blind[0]
         faceup = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
@@ -336,10 +336,10 @@ class FdgAgent:
             short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
         return short
 
-    def _refill(self, moves: list[Move], take: DrawFaceUp, want: Needs, have: Needs) -> Move:
+    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, want: Needs, have: Needs) -> Move:
         """Where the refill pile is the player's choice (Rails & Sails), the kind needed more."""
         if take.refill is None:
             return take
-        short = self._shortfall(want, have)
+        short, ships = self._shortfall(want, have), view.edition.ship_piles
         options = [mv for mv in moves if isinstance(mv, DrawFaceUp) and mv.slot == take.slot]
-        return max(options, key=lambda mv: (short.get(mv.refill == "ships", 0), mv.refill == "trains"))
+        return max(options, key=lambda mv: (short.get(mv.refill in ships, 0), mv.refill not in ships))

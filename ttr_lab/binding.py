@@ -15,8 +15,10 @@ when a fact the seat saw needs it:
   its own blind draw) is not in the deck: it is swapped in from another
   seat's cards of unseen origin, for a deck card the move does not need;
 * a ticket the seat was offered is not in the ticket deck: it is swapped in
-  from where the filling put it (another seat's hand or pending choice,
-  Europe's box), for a ticket of the deck whose place the seat does not know.
+  from where the filling put it (another seat's hand or pending choice, or
+  where the edition keeps tickets aside: Europe's box,
+  :meth:`~ttr_lab.core.hooks.EditionHooks.swap_ticket_aside`), for a ticket
+  of the deck whose place the seat does not know.
 
 **The invariant.** Every swap exchanges two things the seat has not seen,
 so the seat's view is identical whatever the filling: ``replay_view()``
@@ -62,7 +64,7 @@ class SeatBinder:
                 self.unseen[q] = Counter({c: k for c, k in enumerate(state._hands[q]) if k})
         #: tickets whose place the seat knows (its own, and where the ones it returned went)
         self.known: set[int] = set(state._setup_deal[seat]) if state._setup_deal else set()
-        self.long = frozenset(getattr(ed, "long_tickets", ()))
+        self.long = frozenset(ed.long_tickets)
 
     # ------------------------------------------------------------------ before a move
     def before(self, s: GameState, move: Move, cards: list[tuple[int, int]], tickets: list[int]) -> bool:
@@ -195,11 +197,7 @@ class SeatBinder:
             if q != me and t in d:
                 s._setup_deal = s._setup_deal[:q] + (sub(d),) + s._setup_deal[q + 1 :]
                 return True
-        box = getattr(s, "_box", None)
-        if isinstance(box, tuple) and t in box and t not in self.known and all(isinstance(b, int) for b in box):
-            s._box = sub(box)
-            return True
-        return False
+        return t not in self.known and s.edition.swap_ticket_aside(s, t, x)  # e.g. Europe's box
 
     # ------------------------------------------------------------------ after a move
     def after(

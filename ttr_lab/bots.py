@@ -228,8 +228,8 @@ class GreedyBot:
             return self._refill(view, moves, best[1], colors, have)
         blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
         if len(blind) > 1:  # several piles: the one whose kind of card is needed more
-            short = self._shortfall(colors, have)
-            return max(blind, key=lambda mv: (short.get(mv.pile == "ships", 0), mv.pile == "trains"))
+            short, ships = self._shortfall(colors, have), view.edition.ship_piles
+            return max(blind, key=lambda mv: (short.get(mv.pile in ships, 0), mv.pile not in ships))
         if blind:
             return blind[self.rng.randrange(len(blind))]
         draws = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
@@ -250,9 +250,9 @@ class GreedyBot:
         from the pile whose kind of card is needed more."""
         if take.refill is None:
             return take
-        short = self._shortfall(colors, have)
+        short, ships = self._shortfall(colors, have), view.edition.ship_piles
         options = [mv for mv in moves if isinstance(mv, DrawFaceUp) and mv.slot == take.slot]
-        return max(options, key=lambda mv: (short.get(mv.refill == "ships", 0), mv.refill == "trains"))
+        return max(options, key=lambda mv: (short.get(mv.refill in ships, 0), mv.refill not in ships))
 
 
 #: the most plies :func:`play_game` lets a game run

@@ -1,12 +1,16 @@
 """The position editor: a game in progress, from the facts one seat knows.
 
-At a table (or from a photo of one) a player knows who owns which routes,
-stations and harbors; their own hand and tickets; the face-up row; how many
-cards are in the deck, on the discard and in each opponent's hand; how many
-tickets each opponent holds; perhaps the cards on the discard; the trains
-left (which must agree with the routes owned).  :func:`seat_view` turns
-those facts into a :class:`~ttr_lab.view.PlayerView` from that seat, with
-the unknowns left unknown.
+At a table (or from a photo of one) a player knows who owns which routes;
+their own hand and tickets; the face-up row; how many cards are in the
+deck, on the discard and in each opponent's hand; how many tickets each
+opponent holds; perhaps the cards on the discard; the trains left (which
+must agree with the routes owned); and the facts of the edition's own rules
+(its ``editor_facts``: Europe's stations, Rails & Sails' harbors, ships and
+exchanges, a plug-in edition's own, read by its rules' table hooks
+:meth:`~ttr_lab.core.hooks.EditionHooks.table_pieces` and
+:meth:`~ttr_lab.core.hooks.EditionHooks.table_extra`).  :func:`seat_view`
+turns those facts into a :class:`~ttr_lab.view.PlayerView` from that seat,
+with the unknowns left unknown.
 
 It builds a complete :class:`~ttr_lab.state.GameState` whose hidden parts
 (the other hands and tickets, the deck order, the discard's cards not given)
@@ -40,14 +44,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core import EditionBase
+from .core import EditionBase, Table
 from .core.setup import seat_names
 from .errors import NotFoundError, RecordError, TtrError
 from .phases import Phase
 from .position import position_to_dict
 from .state import GameState
-from .table_score import PlayerKey, _by_seat, _cities, _edition, _items, _owners
-from .table_score import _pieces as _placed
+from .table_score import PlayerKey, _by_seat, _edition, _extra, _facts, _items, _owners
 from .view import PlayerView
 
 __all__ = ["seat_view", "filled_state"]
@@ -97,8 +100,6 @@ def filled_state(
     players: int | Sequence[str],
     seat: PlayerKey,
     routes: Mapping[PlayerKey, Sequence[int]] | None = None,
-    stations: Mapping[PlayerKey, Sequence[str]] | None = None,
-    harbors: Mapping[PlayerKey, Sequence[str]] | None = None,
     hand: Mapping[str, int] | None = None,
     tickets: Sequence[int] = (),
     pending: Sequence[int] | int = (),
@@ -107,14 +108,12 @@ def filled_state(
     discard: Sizes | Sequence[str] = 0,
     hand_sizes: Mapping[PlayerKey, Sizes] | None = None,
     ticket_counts: Mapping[PlayerKey, int] | None = None,
-    trains: Mapping[PlayerKey, int] | None = None,
-    ships: Mapping[PlayerKey, int] | None = None,
-    exchanged: Mapping[PlayerKey, int] | None = None,
     to_move: PlayerKey | None = None,
     phase: str = "turn",
     final_turns_left: int | None = None,
     options: Mapping[str, Any] | None = None,
     seed: int = 0,
+    **facts: Any,
 ) -> GameState:
     """The complete state behind :func:`seat_view` (its hidden parts are an arbitrary filling)."""
     ed: Any = _edition(edition, options)
@@ -123,16 +122,15 @@ def filled_state(
     me = _one_seat("seat", seat, names)
     cur = me if to_move is None else _one_seat("to_move", to_move, names)
     rng = random.Random(f"ttr_lab.editor:{seed}")
-    d = position_to_dict(GameState(ed, list(names), seed=seed))
+    d = position_to_dict(GameState(ed, list(names), seed=seed))  # the base skeleton; every entry is set below
+    given = _facts(ed, facts, ed.editor_facts)
     owner = _owners(ed, n, names, _by_seat("routes", routes, names))
     d["owners"] = {str(r): s for r, s in sorted(owner.items())}
-    _pieces(ed, d, names, owner, trains, ships, exchanged)
-    for key, given in (("stations", stations), ("harbors", harbors)):
-        by = _by_seat(key, given, names)
-        if by and f"{key}_of" not in ed.state_api:
-            raise TtrError(f"{key}: {ed.name} has no {key}")
-        if by:
-            d["extra"][key] = _cities(ed, key, names, by, owner)
+    points = [0] * n
+    for r, s in owner.items():
+        points[s] += ed.route_points[ed.map.route(r).length]
+    t = Table(names, owner, given, seat=me, rng=rng, scores=points)
+    ed.table_pieces(t)
     try:
         ph = Phase.named(phase)
     except TtrError as e:
@@ -141,6 +139,9 @@ def filled_state(
         raise TtrError(f"phase: the editor makes positions in play (turn, second_card, keep_tickets), not {phase!r}")
     _fill_cards(ed, d, names, me, rng, hand or {}, row, deck, discard, hand_sizes)
     _fill_tickets(ed, d, names, me, cur, rng, tickets, pending, ticket_counts, ph)
+    t.tickets, t.pending = d["tickets"], d["pending"]
+    ed.table_extra(t)
+    d.update(pieces=t.pieces, scores=t.scores, extra=_extra(ed, t))
     if final_turns_left is not None and (type(final_turns_left) is not int or final_turns_left < 1):
         raise TtrError("final_turns_left is a number of turns (1 or more), or None before the final round")
     d.update(phase=ph.name.lower(), current=cur, turn=n, final_turns_left=final_turns_left, setup_deal=[])
@@ -148,55 +149,6 @@ def filled_state(
         return GameState.from_dict(d, "position")
     except RecordError as e:
         raise TtrError(f"impossible position: {e.problem}") from e
-
-
-def _pieces(
-    ed: Any,
-    d: dict[str, Any],
-    names: tuple[str, ...],
-    owner: dict[int, int],
-    trains: Any,
-    ships: Any,
-    exchanged: Any,
-) -> None:
-    ex = dict(_by_seat("exchanged", exchanged, names))
-    if ex and "exchanged" not in ed.state_api:
-        raise TtrError(f"exchanged: {ed.name} has no piece exchanges")
-    _placed(ed, d, names, owner, ex)
-    n = len(names)
-    route_pts = [0] * n
-    for r, s in owner.items():
-        route_pts[s] += ed.route_points[ed.map.route(r).length]
-    d["scores"] = [route_pts[p] - ex.get(p, 0) for p in range(n)]
-    rs = "ships" in d["extra"]
-    given_t, given_s = _by_seat("trains", trains, names), _by_seat("ships", ships, names)
-    if given_s and not rs:
-        raise TtrError(f"ships: {ed.name} has no ships")
-    for p in range(n):
-        t_used = sum(ed.map.route(r).length for r, s in owner.items() if s == p and not ed.map.route(r).is_ship)
-        s_used = sum(ed.map.route(r).length for r, s in owner.items() if s == p and ed.map.route(r).is_ship)
-        if not rs:
-            if p in given_t and given_t[p] != d["pieces"][p]:
-                raise TtrError(
-                    f"trains[{names[p]}]: {given_t[p]} trains left, but {names[p]} owns routes of {t_used} cars "
-                    f"({ed.pieces} - {t_used} = {d['pieces'][p]})"
-                )
-            continue
-        t = given_t.get(p, d["pieces"][p])
-        sh = given_s.get(p, d["extra"]["ships"][p])
-        if type(t) is not int or type(sh) is not int or t < 0 or sh < 0:
-            raise TtrError(f"trains/ships[{names[p]}]: whole numbers of pieces left")
-        t_in, s_in = t + t_used, sh + s_used
-        if t_in > ed.train_pieces or s_in > ed.ship_pieces or t_in + s_in != ed.total_pieces:
-            raise TtrError(
-                f"trains/ships[{names[p]}]: {t} trains and {sh} ships left with {t_used} and {s_used} placed: "
-                f"{t_in + s_in} pieces in play, but a player plays with {ed.total_pieces} "
-                f"(at most {ed.train_pieces} trains, {ed.ship_pieces} ships)"
-            )
-        d["pieces"][p] = t
-        d["extra"]["ships"][p] = sh
-        d["extra"]["box"][p] = {"trains": ed.train_pieces - t_in, "ships": ed.ship_pieces - s_in}
-        d["extra"]["piece_choices"][p] = min(max(t_in, ed.train_range[0]), ed.train_range[1])
 
 
 def _fill_cards(
@@ -299,7 +251,7 @@ def _fill_tickets(
     n = len(names)
     universe = list(ed.ticket_universe())
     known = set(universe)
-    longs = set(getattr(ed, "long_tickets", ()))
+    longs = set(ed.long_tickets)
     mine = _items("tickets", tickets)
     pend = list(pending) if isinstance(pending, (list, tuple)) else None
     for what, ids in (("tickets", mine), ("pending", pend or [])):
@@ -337,24 +289,24 @@ def _fill_tickets(
         held[q] = [free.pop() for _ in range(k)]
     d["tickets"] = held
     d["pending"] = pend if pend else [free.pop() for _ in range(pending if keep and type(pending) is int else 0)]
-    d["ticket_deck"] = free
-    if longs and "box" in d["extra"]:
-        d["extra"]["box"] = [t for t in universe if t in longs and t not in mine]
+    d["ticket_deck"] = free  # the long tickets nobody holds are out of play (the edition's table_extra)
 
 
 def seat_view(edition: EditionBase | str, *, players: int | Sequence[str], seat: PlayerKey, **facts: Any) -> PlayerView:
     """A position in progress from the facts ``seat`` knows, as that seat's view (see the module doc).
 
-    Keyword arguments (players by name or seat): ``routes``, ``stations``,
-    ``harbors`` (``{player: [...]}``); ``hand`` (``{card: count}``),
+    Keyword arguments (players by name or seat): ``routes``
+    (``{player: [...]}``); ``hand`` (``{card: count}``),
     ``tickets`` (ids), ``pending`` (ids you are choosing from); ``row`` (the
     face-up cards, None for an empty slot); ``deck`` (cards in the deck;
     default: the rest), ``discard`` (a count, or the cards on it);
     ``hand_sizes`` and ``ticket_counts`` (``{player: n}``; Rails & Sails hand
     sizes ``{"trains": a, "ships": b}``); ``trains`` (``{player: left}``,
-    checked), ``ships``, ``exchanged`` (Rails & Sails); ``to_move``, ``phase``
-    (``"turn"``, ``"second_card"``, ``"keep_tickets"``), ``final_turns_left``,
-    ``options``, ``seed`` (of the filling).
+    checked); ``to_move``, ``phase`` (``"turn"``, ``"second_card"``,
+    ``"keep_tickets"``), ``final_turns_left``, ``options``, ``seed`` (of the
+    filling); and the edition's own facts (``edition.editor_facts``):
+    ``stations`` (Europe), ``harbors``, ``ships``, ``exchanged`` (Rails &
+    Sails), a plug-in edition's own (a fact another edition has is an error).
     """
     state = filled_state(edition, players=players, seat=seat, **facts)
     return state.view(_one_seat("seat", seat, state.player_names))

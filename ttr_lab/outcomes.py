@@ -139,8 +139,9 @@ def split_outcome(text: str) -> tuple[str, str | None]:
 @dataclass(frozen=True)
 class HiddenMove:
     """Another seat's decision the recording seat did not see (seat records only):
-    ``keep ? ?`` (``count`` tickets kept, which ones unknown) or ``pieces ?``
-    (a piece split not revealed by the end of the record).  Not a :class:`Move`."""
+    ``keep ? ?`` (``count`` tickets kept, which ones unknown) or ``VERB ?``
+    for any other secret decision not revealed by the end of the record
+    (Rails & Sails' ``pieces ?``: a piece split).  Not a :class:`Move`."""
 
     verb: str
     count: int = 0
@@ -182,6 +183,6 @@ def parse_recorded(text: str) -> tuple[Move | HiddenMove, Outcome | None]:
     outcome = parse_outcome(out) if out is not None else None
     if words and words[0] == "keep" and len(words) > 1 and all(w == "?" for w in words[1:]):
         return HiddenMove("keep", len(words) - 1), outcome
-    if words == ["pieces", "?"]:
-        return HiddenMove("pieces"), outcome
+    if len(words) == 2 and words[1] == "?":
+        return HiddenMove(words[0]), outcome  # another seat's secret decision ("pieces ?"), checked on replay
     return parse_move(move_text), outcome

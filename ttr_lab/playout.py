@@ -118,9 +118,7 @@ class PlayoutBot(PlayoutPlan):
             return moves[0]
         if phase in (_SETUP, _KEEP):
             return self._keep(view, moves)
-        if phase.name == "SETUP_PIECES":
-            return self._split(view, moves)
-        return view.edition.default_choice(view, moves) or moves[0]
+        return self._split(view, moves)  # the edition's own decision: a setup split, a tunnel...
 
     def _turn(self, view: PlayerView, T: _Tables) -> Move:
         h = view.hand_counts
@@ -150,7 +148,7 @@ class PlayoutBot(PlayoutPlan):
             if move is not None:
                 return move
         elif self.done:  # more tickets while pieces remain, else long routes for their points
-            build = self._harbor(view, T) if T.harbors else None
+            build = self._build(view, T) if T.builds else None
             if build is not None:
                 return build
             if lowest > T.end + 13 and trains + ships >= self.ticket_pieces and view.ticket_deck_size:
@@ -166,7 +164,7 @@ class PlayoutBot(PlayoutPlan):
             move = self._points(view, T, have, W, spare_t, spare_s, need=need, wilds=False, shortest=3)
             if move is not None:
                 return move
-        build = self._harbor(view, T) if T.harbors else None
+        build = self._build(view, T) if T.builds else None
         if build is not None:
             return build
         return self._draw(view, T, have, second=False)
@@ -233,22 +231,17 @@ class PlayoutBot(PlayoutPlan):
                 return move
         return None
 
-    def _harbor(self, view: PlayerView, T: _Tables) -> Move | None:
-        """A harbor in a city of its tickets at the end of its routes, paid with the fewest wilds."""
-        ed: Any = view.edition
+    def _build(self, view: PlayerView, T: _Tables) -> Move | None:
+        """A piece that scores with its tickets (a Rails & Sails harbor) in a
+        city of its tickets at the end of its routes, paid with the fewest
+        wilds (the edition's :meth:`~ttr_lab.core.hooks.EditionHooks.ticket_build`)."""
+        ed = view.edition
         h = view.hand_counts
-        if sum(h) < 4 or not ed.harbor_count(h):
-            return None
-        me = view.player
-        if self._touch is None:  # harbor cities of its tickets it can build in (refreshed after claims)
-            taken = view.harbors()
-            cities = {c for t in view.tickets for c in t.cities if c in T.harbor_cities and c not in taken}
-            ends = {c for r in view.routes_of(me) for c in T.routes[T.ri[r]].ends}
-            self._touch = cities & ends if view.harbors_left(me) > 0 else set()
+        if self._touch is None:  # the cities it can build in (refreshed after claims)
+            self._touch = ed.ticket_sites(view)
         for city in sorted(self._touch):
-            opts = ed.harbor_options(h, city)
-            if opts:
-                move: Move = min(opts, key=lambda m: (ed.wilds_in(m.cards), m))
+            move = ed.ticket_build(h, city)
+            if move is not None:
                 self._touch = None
                 if view.why_illegal(move) is None:  # another seat may have built there meanwhile
                     return move
@@ -262,7 +255,7 @@ class PlayoutBot(PlayoutPlan):
         else:
             need = self._needs(T, have, self.plan)
         lack = {k: n - have.get(k, 0) for k, n in need.items() if n > have.get(k, 0)}
-        anchors = T.harbors and not lack and view.harbors_left(view.player) > 0
+        anchors = T.builds and not lack and view.edition.builds_left(view) > 0
         best, wild_slot, face, any_key = None, None, T.face, T.any_key
         for slot, name in enumerate(view.row, 1):
             if name is None:
@@ -307,6 +300,7 @@ class PlayoutBot(PlayoutPlan):
         return keep_choice(self, view, moves)
 
     def _split(self, view: PlayerView, moves: list[Move]) -> Move:
+        """The edition's own decision (a setup split, a tunnel): its split or its default choice."""
         return split_choice(view, moves)
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .playout_tables import _INF, Key, _path, _Tables, _tables
+from .playout_tables import _INF, Key, _path, _Tables
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import PlayerView
@@ -159,10 +159,12 @@ class PlayoutPlan:
                 self.alt[ri] = p
 
     def _supply(self, view: PlayerView) -> tuple[int, int]:
+        """(trains, ships) in supply; every piece is a train where the edition has no ships."""
         me = view.player
-        if _tables(view.edition).ships:
-            return int(view.trains(me)), int(view.ships(me))
-        return (self.pieces_of[me] if self.pieces_of else int(view.pieces[me])), 0
+        trains, ships = view.edition.pieces_in_supply(view, me)
+        if ships is None:
+            return (self.pieces_of[me] if self.pieces_of else trains), 0
+        return trains, ships
 
     # ------------------------------------------------------------------ the cards routes need
     def _needs(self, T: _Tables, have: dict[Key, int], routes: list[int]) -> dict[Key, int]:

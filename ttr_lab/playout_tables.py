@@ -54,9 +54,7 @@ class _Tables:
         self.faceup = {(s, q): DrawFaceUp(s, q) for s in range(1, ed.row_size + 1) for q in refills}
         self.blind = [DrawBlind(None if len(ed.pile_names) == 1 else q) for q in ed.pile_names]
         self.piles = ed.pile_names
-        self.ships = "ships" in ed.state_api
-        self.harbors = hasattr(ed, "harbor_options")
-        self.harbor_cities = frozenset(c.name for c in m.cities if c.harbor)
+        self.builds = ed.builds_on_tickets  # pieces built on ticket cities (Rails & Sails' harbors)
         self.end = ed.end_threshold
         self.static: dict[tuple[int, int], tuple[float, list[int]]] = {}
         self.have: dict[tuple[int, ...], dict[Key, int]] = {}

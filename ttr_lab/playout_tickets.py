@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .moves import KeepTickets, Move
 from .phases import Phase
@@ -74,18 +74,19 @@ def keep_choice(bot: PlayoutBot, view: PlayerView, moves: list[Move]) -> Move:
 
 
 def split_choice(view: PlayerView, moves: list[Move]) -> Move:
-    """Rails & Sails: trains and ships in proportion to what the plan needs."""
-    T = _tables(view.edition)
-    ed: Any = view.edition
-    routes: set[int] = set()
-    for t in view.tickets:
-        for x, y in zip(t.cities, t.cities[1:]):
-            routes.update(_static_path(T, T.index[x], T.index[y])[1])
-    tr = sum(T.rlen[ri] for ri in routes if not T.rship[ri]) + 6
-    sh = sum(T.rlen[ri] for ri in routes if T.rship[ri]) + 6
-    lo, hi = ed.train_range
-    pick = min(hi, max(lo, round(ed.total_pieces * tr / (tr + sh))))
-    for m in moves:
-        if getattr(m, "trains", None) == pick:
-            return m
-    return view.edition.default_choice(view, moves) or moves[0]
+    """The edition's own decision: a setup split of the pieces (Rails & Sails)
+    in proportion to what the tickets' paths on the empty board need, else
+    the edition's default choice."""
+    ed = view.edition
+
+    def need() -> tuple[float, float]:
+        T = _tables(ed)
+        routes: set[int] = set()
+        for t in view.tickets:
+            for x, y in zip(t.cities, t.cities[1:]):
+                routes.update(_static_path(T, T.index[x], T.index[y])[1])
+        tr = sum(T.rlen[ri] for ri in routes if not T.rship[ri]) + 6
+        sh = sum(T.rlen[ri] for ri in routes if T.rship[ri]) + 6
+        return float(tr), float(sh)
+
+    return ed.choose_split(view, moves, need) or ed.default_choice(view, moves) or moves[0]

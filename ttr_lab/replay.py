@@ -47,6 +47,8 @@ __all__ = ["written_moves", "replay_moves", "FILL_SEED"]
 
 #: the seed of the arbitrary shuffles under a replay without a seed (forced outcomes decide what matters)
 FILL_SEED = 0
+#: the keys of every record's deal; an edition's dealt fields (``Field.dealt``) add theirs
+DEAL_KEYS = ("first", "hands", "rows", "tickets")
 
 
 def _new_state(ed: Edition, names: tuple[str, ...], seed: int, chance: Chance) -> GameState:
@@ -59,13 +61,25 @@ def _new_state(ed: Edition, names: tuple[str, ...], seed: int, chance: Chance) -
 
 # ---------------------------------------------------------------- writing
 def _deal_of(s: GameState, ch: Chance) -> dict[str, Any]:
-    name = s.edition.card_name
+    ed = s.edition
+    name = ed.card_name
     log = ch.log or [[]]
     return {
         "first": s._first,
         "hands": [{name(c): k for c, k in enumerate(h) if k} for h in s._hands],
         "rows": [[name(c) for c, _ in g] for g in log[1:]],
         "tickets": [list(t) for t in s._setup_deal],
+        **{f.key: f.dump(ed, getattr(s, f.attr)) for f in ed.dealt_fields},
+    }
+
+
+def _seat_deal(ed: Edition, deal: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A deal as ``seat`` may see it: its own hand and tickets, each dealt field as its ``hidden`` says."""
+    return {
+        **deal,
+        "hands": [h if p == seat else None for p, h in enumerate(deal["hands"])],
+        "tickets": [t if p == seat else None for p, t in enumerate(deal["tickets"])],
+        **{f.key: f.hide(deal[f.key], seat) for f in ed.dealt_fields if f.key in deal},
     }
 
 
@@ -114,22 +128,23 @@ def written_moves(state: GameState, *, seat: int | None = None) -> tuple[dict[st
             text += " " + str(Outcome(tuple(groups)))
         out.append(text)
     if seat is not None:
-        deal = {
-            **deal,
-            "hands": [h if p == seat else None for p, h in enumerate(deal["hands"])],
-            "tickets": [t if p == seat else None for p, t in enumerate(deal["tickets"])],
-        }
+        deal = _seat_deal(ed, deal, seat)
     return dict(deal), out
 
 
 # ---------------------------------------------------------------- the deal
+def _deal_keys(ed: Edition) -> tuple[str, ...]:
+    return DEAL_KEYS + tuple(f.key for f in ed.dealt_fields)
+
+
 def _deal_queues(
     ed: Edition, n: int, deal: Any, seat: int | None
-) -> tuple[list[list[int]], list[tuple[int, ...]], list[int] | None, int]:
+) -> tuple[list[list[int]], list[tuple[int, ...]], dict[str, list[Any]], int]:
     """The forced takes of a record's deal (RecordError naming the field)."""
     where = "record.deal"
-    if not isinstance(deal, dict) or set(deal) != {"first", "hands", "rows", "tickets"}:
-        raise RecordError(where, "expected {first, hands, rows, tickets}")
+    keys = _deal_keys(ed)
+    if not isinstance(deal, dict) or set(deal) != set(keys):
+        raise RecordError(where, "expected {" + ", ".join(keys) + "}")
     first = deal["first"]
     if type(first) is not int or not 0 <= first < n:
         raise RecordError(f"{where}.first", f"expected a seat 0-{n - 1}")
@@ -164,8 +179,8 @@ def _deal_queues(
     if not isinstance(tickets, list) or len(tickets) != n:
         raise RecordError(f"{where}.tickets", f"expected {n} entries, one per player")
     known = set(ed.ticket_universe())
-    longs = getattr(ed, "long_tickets", ())
-    k = ed.setup_tickets[0]
+    longs = ed.long_tickets
+    k = ed.setup_deal_size()
     takes: list[tuple[int, ...]] = []
     long_picks: list[int] = []
     for p, ts in enumerate(tickets):
@@ -182,7 +197,17 @@ def _deal_queues(
             long_picks.append(ids[0])
             ids = ids[1:]
         takes.append(tuple(ids))
-    return groups, takes, (long_picks if longs else None), first
+    picks = {"long_tickets": long_picks} if longs else {}
+    for f in ed.dealt_fields:
+        value = deal[f.key]
+        if not isinstance(value, list) or len(value) > 1000:
+            raise RecordError(f"{where}.{f.key}", "expected the list of what was dealt, in order")
+        if seat is None and None in value:
+            raise RecordError(
+                f"{where}.{f.key}", "only a seat record leaves what another seat was dealt unknown (null)"
+            )
+        picks[f.key] = [UNKNOWN if v is None else v for v in value]
+    return groups, takes, picks, first
 
 
 # ---------------------------------------------------------------- replaying
@@ -201,6 +226,8 @@ def _concrete(s: GameState, move: Move | HiddenMove, seat: int | None) -> Move:
         return KeepTickets(tuple(sorted(pend[: move.count])))
     if not legal:
         raise TtrError(f"no '{move.verb}' decision is due")
+    if legal[0].announce(s) == legal[0].describe(s):
+        raise TtrError(f"'{move}' stands for a secret decision, but every seat sees a '{move.verb}': write the move")
     return legal[0]
 
 
@@ -259,8 +286,8 @@ def replay_moves(
     if forced:
         if deal is None:
             raise RecordError("record.deal", "a record without a seed needs its deal (and the outcome of every move)")
-        groups, takes, longs, first = _deal_queues(ed, n, deal, seat)
-        ch.force(groups, takes, longs)
+        groups, takes, picks, first = _deal_queues(ed, n, deal, seat)
+        ch.force(groups, takes, picks)
         ch.first, ch.deal = first, deal
     try:
         s = _new_state(ed, names, FILL_SEED if seed is None else seed, ch)
@@ -270,7 +297,7 @@ def replay_moves(
     except TtrError as e:
         raise RecordError("record.deal", str(e)) from e
     if not forced and deal is not None:
-        _check_deal(_deal_of(s, ch), deal)
+        _check_deal(_deal_of(s, ch), deal, _deal_keys(ed))
     binder = SeatBinder(s, seat) if seat is not None else None
     secrets: list[tuple[int, int]] = []  # (ply, phase) of hidden decisions other than keeps
     stop = len(entries) if forced or upto is None else min(upto, len(entries))
@@ -352,11 +379,11 @@ def _compare(ed: Edition, ch: Chance, out: Outcome, tickets: bool) -> None:
         raise TtrError(f"the seed turns up {Outcome(tuple(got)) if got else 'nothing'}, the record says {out}")
 
 
-def _check_deal(made: dict[str, Any], deal: Any) -> None:
+def _check_deal(made: dict[str, Any], deal: Any, keys: tuple[str, ...]) -> None:
     """A seeded replay with a deal: the deal must be the seed's."""
     if not isinstance(deal, dict):
-        raise RecordError("record.deal", "expected {first, hands, rows, tickets}")
-    for key in ("first", "hands", "rows", "tickets"):
+        raise RecordError("record.deal", "expected {" + ", ".join(keys) + "}")
+    for key in keys:
         if key not in deal:
             raise RecordError(f"record.deal.{key}", "missing field")
         if deal[key] != made[key]:

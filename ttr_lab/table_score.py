@@ -1,10 +1,14 @@
 """The table-game scorer: the final scores of a game played on a real board.
 
 At the end of a game at a table, tell :func:`score` who owns which routes,
-who holds which tickets (and, in Europe, the stations; in Rails & Sails,
-the harbors and the pieces exchanged): it builds a consistent end position
-(pieces and scores recomputed, every card on the discard but a face-up
-row, the tickets nobody holds back in the deck or the box), checks it
+who holds which tickets, and the facts of the edition's own rules (its
+``scorer_facts``: in Europe the stations; in Rails & Sails the harbors and
+the pieces exchanged; a plug-in edition's own): it builds a consistent end
+position (pieces and scores recomputed, every card on the discard but a
+face-up row, the tickets nobody holds back in the deck or the box, each
+edition field from its rules' table hooks:
+:meth:`~ttr_lab.core.hooks.EditionHooks.table_pieces`,
+:meth:`~ttr_lab.core.hooks.EditionHooks.table_extra`), checks it
 through :meth:`GameState.from_dict`, and returns the same breakdown as
 :meth:`GameState.outcome`: route points, each ticket hit or missed with the
 routes that complete it, the longest path with its routes, what each
@@ -43,9 +47,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from .core import Edition, EditionBase, find_edition
+from .core import Edition, EditionBase, Table, find_edition
+from .core.declarations import by_seat
 from .core.setup import seat_names
 from .errors import NotFoundError, RecordError, TtrError
 from .position import VERSION, edition_from_json, options_to_json, position_to_dict, typecheck
@@ -66,6 +71,10 @@ __all__ = [
 
 #: the format name of a saved score sheet (see :mod:`ttr_lab.widgets.scorer`)
 SCORESHEET_FORMAT = "ttr_lab.scoresheet"
+#: the facts every sheet of format version 1 holds per seat (empty where an
+#: edition has none), with a player's entry when not stated; an edition's
+#: other facts follow them as per-seat lists (null when not stated)
+SHEET_FACTS: Mapping[str, Any] = {"stations": [], "harbors": [], "exchanged": 0}
 
 PlayerKey = str | int
 
@@ -85,24 +94,7 @@ def _edition(edition: EditionBase | str, options: Mapping[str, Any] | None) -> E
 
 def _by_seat(what: str, given: Any, names: tuple[str, ...]) -> dict[int, Any]:
     """``{player name or seat: value}`` -> ``{seat: value}``, every key checked."""
-    if given is None:
-        return {}
-    if not isinstance(given, Mapping):
-        raise TtrError(f"{what} is a dict {{player: ...}}, not {type(given).__name__}")
-    out: dict[int, Any] = {}
-    for key, value in given.items():
-        if type(key) is int and 0 <= key < len(names):
-            seat = key
-        elif isinstance(key, str) and key in names:
-            seat = names.index(key)
-        else:
-            raise NotFoundError(
-                f"{what}: no player {str(key)[:60]!r} (players: {', '.join(names)}; or seats 0-{len(names) - 1})"
-            )
-        if seat in out:
-            raise TtrError(f"{what}: {names[seat]} is given twice (by name and by seat)")
-        out[seat] = value
-    return out
+    return by_seat(what, given, names)
 
 
 def _items(what: str, value: Any) -> list[Any]:
@@ -164,38 +156,13 @@ def _owners(ed: Edition, n: int, names: tuple[str, ...], routes: dict[int, Any])
     return owner
 
 
-def _pieces(
-    ed: Edition, d: dict[str, Any], names: tuple[str, ...], owner: dict[int, int], exchanged: dict[int, int]
-) -> None:
-    """Pieces in supply (trains; ships and the box in Rails & Sails), checked against the routes."""
-    n = len(names)
-    placed = [[0, 0] for _ in range(n)]
-    for rid, seat in owner.items():
-        r = ed.map.route(rid)
-        placed[seat][1 if r.is_ship else 0] += r.length
-    if "ships" not in d["extra"]:
-        for p in range(n):
-            if placed[p][0] > ed.pieces:
-                raise TtrError(f"routes[{names[p]}]: {placed[p][0]} trains placed, but a player has {ed.pieces}")
-        d["pieces"] = [ed.pieces - placed[p][0] for p in range(n)]
-        return
-    e: Any = ed
-    total, tmax, smax = e.total_pieces, e.train_pieces, e.ship_pieces
-    ships, box, choices = [], [], []
-    for p in range(n):
-        t_used, s_used = placed[p]
-        lo, hi = max(t_used, total - smax), min(tmax, total - s_used)
-        if t_used > tmax or s_used > smax or lo > hi:
-            raise TtrError(
-                f"routes[{names[p]}]: {t_used} trains and {s_used} ships placed, but a player has {total} pieces, "
-                f"at most {tmax} trains and {smax} ships"
-            )
-        trains = lo
-        d["pieces"][p] = trains - t_used
-        ships.append(total - trains - s_used)
-        box.append({"trains": tmax - trains, "ships": smax - (total - trains)})
-        choices.append(min(max(trains, e.train_range[0]), e.train_range[1]))
-    d["extra"].update(ships=ships, box=box, piece_choices=choices, exchanged=[exchanged.get(p, 0) for p in range(n)])
+def _facts(ed: Edition, facts: Mapping[str, Any], known: Mapping[str, str]) -> dict[str, Any]:
+    """The edition facts given (not None), each one the edition takes (``known``)."""
+    out = {key: value for key, value in facts.items() if value is not None}
+    for key in out:
+        if key not in known:
+            raise TtrError(f"{key}: {ed.name} has no {key}")
+    return out
 
 
 def end_position(
@@ -204,46 +171,27 @@ def end_position(
     players: int | Sequence[str],
     routes: Mapping[PlayerKey, Sequence[int]] | None = None,
     tickets: Mapping[PlayerKey, Sequence[int]] | None = None,
-    stations: Mapping[PlayerKey, Sequence[str]] | None = None,
-    harbors: Mapping[PlayerKey, Sequence[str]] | None = None,
-    exchanged: Mapping[PlayerKey, int] | None = None,
     options: Mapping[str, Any] | None = None,
+    **facts: Any,
 ) -> GameState:
     """The end position :func:`score` scores (a finished game, checked)."""
     ed = _edition(edition, options)
     names = seat_names(players, ed)
     n = len(names)
-    by = {
-        key: _by_seat(key, value, names)
-        for key, value in (
-            ("routes", routes),
-            ("tickets", tickets),
-            ("stations", stations),
-            ("harbors", harbors),
-            ("exchanged", exchanged),
-        )
-    }
-    api = ed.state_api
-    for key, accessor in (("stations", "stations_of"), ("harbors", "harbors_of"), ("exchanged", "exchanged")):
-        if by[key] and accessor not in api:
-            raise TtrError(f"{key}: {ed.name} has no {key}")
+    by = {key: _by_seat(key, value, names) for key, value in (("routes", routes), ("tickets", tickets))}
+    given = _facts(ed, facts, ed.scorer_facts)
     owner = _owners(ed, n, names, by["routes"])
-    d = position_to_dict(GameState(ed, list(names), seed=0))
+    d = position_to_dict(GameState(ed, list(names), seed=0))  # the base skeleton; every entry is set below
     d["owners"] = {str(rid): seat for rid, seat in sorted(owner.items())}
-    ex: dict[int, int] = {}
-    for seat, k in by["exchanged"].items():
-        if type(k) is not int or not 0 <= k <= 1000:
-            raise TtrError(f"exchanged[{names[seat]}]: a number of pieces exchanged (0 or more), not {str(k)[:40]}")
-        ex[seat] = k
-    _pieces(ed, d, names, owner, ex)
     points = [0] * n
     for rid, seat in owner.items():
         points[seat] += ed.route_points[ed.map.route(rid).length]
-    d["scores"] = [points[p] - ex.get(p, 0) for p in range(n)]
-    d["tickets"] = _tickets(ed, d, names, by["tickets"])
-    for key in ("stations", "harbors"):
-        if by[key]:
-            d["extra"][key] = _cities(ed, key, names, by[key], owner)
+    t = Table(names, owner, given, scores=points)
+    ed.table_pieces(t)
+    held = t.tickets = _tickets(ed, d, names, by["tickets"])
+    ed.table_extra(t)
+    d["extra"] = _extra(ed, t)
+    d.update(pieces=t.pieces, scores=t.scores, tickets=held)
     _cards(ed, d)
     d.update(phase="game_over", current=0, pending=[], setup_deal=[], final_turns_left=0, passes=0, turn=1)
     try:
@@ -252,10 +200,19 @@ def end_position(
         raise TtrError(str(e)) from e
 
 
+def _extra(ed: Edition, t: Table) -> dict[str, Any]:
+    """The ``"extra"`` of a position stated at a table: every keyed field, from the edition's table hooks."""
+    keys = [f.key for f in ed.fields_added if f.key]
+    missing = [k for k in keys if k not in t.extra]
+    if missing:
+        raise TtrError(f"{missing[0]}: the {ed.name} rules give no value for this field at a table (table_extra)")
+    return {k: t.extra[k] for k in keys}
+
+
 def _tickets(ed: Edition, d: dict[str, Any], names: tuple[str, ...], given: dict[int, Any]) -> list[list[int]]:
     universe = ed.ticket_universe()
     known = set(universe)
-    longs = set(getattr(ed, "long_tickets", ()))
+    longs = set(ed.long_tickets)
     holder: dict[int, int] = {}
     held: list[list[int]] = [[] for _ in names]
     for seat in sorted(given):
@@ -274,36 +231,8 @@ def _tickets(ed: Edition, d: dict[str, Any], names: tuple[str, ...], given: dict
         if n_long > 1:
             raise TtrError(f"tickets[{names[seat]}]: {n_long} long tickets, but each player is dealt one")
     rest = [t for t in universe if t not in holder]
-    d["ticket_deck"] = [t for t in rest if t not in longs]
-    if "box" in d["extra"] and isinstance(d["extra"]["box"], list) and longs:
-        d["extra"]["box"] = [t for t in rest if t in longs]
+    d["ticket_deck"] = [t for t in rest if t not in longs]  # long tickets nobody holds: out of play (table_extra)
     return held
-
-
-def _cities(
-    ed: Edition, key: str, names: tuple[str, ...], given: dict[int, Any], owner: dict[int, int]
-) -> list[list[str]]:
-    """Station or harbor cities per seat, checked: real cities, one per city, at most the pieces a player has."""
-    out: list[list[str]] = [[] for _ in names]
-    where: dict[str, int] = {}
-    most = getattr(ed, "stations_per_player" if key == "stations" else "harbors", None)
-    for seat in sorted(given):
-        cities = _items(f"{key}[{names[seat]}]", given[seat])
-        if isinstance(most, int) and len(cities) > most:
-            raise TtrError(f"{key}[{names[seat]}]: {len(cities)} {key}, but a player has {most}")
-        for c in cities:
-            if not isinstance(c, str) or not ed.map.has_city(c):
-                raise NotFoundError(f"{key}[{names[seat]}]: there is no city {str(c)[:60]!r} on the {ed.map.id} map")
-            if c in where:
-                raise TtrError(f"{key}: {c} has two {key} ({names[where[c]]}'s and {names[seat]}'s); one per city")
-            where[c] = seat
-            out[seat].append(c)
-            if key == "harbors":
-                if c not in getattr(ed, "_harbor_cities", frozenset()):
-                    raise TtrError(f"harbors[{names[seat]}]: {c} is not a harbor city")
-                if not any(o == seat and c in (ed.map.route(r).a, ed.map.route(r).b) for r, o in owner.items()):
-                    raise TtrError(f"harbors[{names[seat]}]: {names[seat]} owns no route ending in {c} (B4)")
-    return out
 
 
 def _cards(ed: Edition, d: dict[str, Any]) -> None:
@@ -332,10 +261,8 @@ def score(
     players: int | Sequence[str],
     routes: Mapping[PlayerKey, Sequence[int]] | None = None,
     tickets: Mapping[PlayerKey, Sequence[int]] | None = None,
-    stations: Mapping[PlayerKey, Sequence[str]] | None = None,
-    harbors: Mapping[PlayerKey, Sequence[str]] | None = None,
-    exchanged: Mapping[PlayerKey, int] | None = None,
     options: Mapping[str, Any] | None = None,
+    **facts: Any,
 ) -> Outcome:
     """Score a game played at a table (see the module doc); the same breakdown as ``GameState.outcome()``.
 
@@ -344,24 +271,18 @@ def score(
     edition : an edition's name (``"usa"``, ``"europe"``, ``"world"``...) or an Edition
     players : the players' names (or their number)
     routes, tickets : ``{player: [route ids]}``, ``{player: [ticket ids]}``
-    stations, harbors : ``{player: [cities]}`` (Europe; Rails & Sails)
-    exchanged : ``{player: pieces exchanged}`` (Rails & Sails, 1 point each)
     options : edition options when ``edition`` is a name
+    facts : the edition's own facts, ``edition.scorer_facts``:
+        ``stations={player: [cities]}`` (Europe); ``harbors={player: [cities]}``
+        and ``exchanged={player: pieces exchanged}`` (Rails & Sails, 1 point
+        each); a plug-in edition's own (a fact another edition has is an error)
     """
-    return end_position(
-        edition,
-        players=players,
-        routes=routes,
-        tickets=tickets,
-        stations=stations,
-        harbors=harbors,
-        exchanged=exchanged,
-        options=options,
-    ).outcome()
+    return end_position(edition, players=players, routes=routes, tickets=tickets, options=options, **facts).outcome()
 
 
 # ---------------------------------------------------------------- score sheets (JSON)
-_SHEET_LISTS = ("routes", "tickets", "stations", "harbors")
+def _sheet_value(v: Any) -> Any:
+    return list(v) if isinstance(v, (list, tuple, set, frozenset)) else v
 
 
 def sheet_to_dict(
@@ -380,31 +301,39 @@ def sheet_to_dict(
         "options": options_to_json(ed),
         "players": list(names),
     }
-    for key in _SHEET_LISTS:
+    for key in ("routes", "tickets"):
         by = _by_seat(key, entries.get(key), names)
         d[key] = [list(by.get(p, [])) for p in range(len(names))]
-    ex = _by_seat("exchanged", entries.get("exchanged"), names)
-    d["exchanged"] = [ex.get(p, 0) for p in range(len(names))]
+    for key in {**SHEET_FACTS, **ed.scorer_facts}:
+        by = _by_seat(key, entries.get(key), names)
+        d[key] = [_sheet_value(by.get(p, SHEET_FACTS.get(key))) for p in range(len(names))]
     d["result"] = {"scores": list(out.scores), "winners": list(out.winners)}
     return d
 
 
 def sheet_from_dict(data: Any, where: str = "score sheet") -> dict[str, Any]:
     """The keyword arguments of :func:`score` from a saved sheet (checked; RecordError names the field)."""
+    lists = ("routes", "tickets", "stations", "harbors")
     spec = {"format": str, "version": int, "edition": str, "options": dict, "players": list}
-    spec.update(dict.fromkeys((*_SHEET_LISTS, "exchanged"), list))
-    typecheck(where, data, spec, {"result": dict})
+    spec.update(dict.fromkeys((*lists, "exchanged"), list))
+    # an edition's own facts (lists) are checked against the edition below
+    others = [k for k in data if k not in spec and k != "result"] if isinstance(data, dict) else []
+    typecheck(where, data, spec, {"result": dict, **{k: list for k in others if isinstance(data[k], list)}})
     if data["format"] != SCORESHEET_FORMAT:
         raise RecordError(f"{where}.format", f"expected {SCORESHEET_FORMAT!r}, got {str(data['format'])[:40]!r}")
     if data["version"] != VERSION:
         raise RecordError(f"{where}.version", f"unsupported version {data['version']} (this ttr_lab reads {VERSION})")
-    ed = edition_from_json(data["edition"], data["options"], where)
+    ed = cast(Edition, edition_from_json(data["edition"], data["options"], where))
+    own = [k for k in ed.scorer_facts if k not in SHEET_FACTS]
+    for key in others:
+        if key not in own:
+            raise RecordError(f"{where}.{str(key)[:40]}", f"unknown field (fields: {', '.join(spec)})")
     n = len(data["players"])
-    for key in (*_SHEET_LISTS, "exchanged"):
-        if len(data[key]) != n:
+    for key in (*lists, "exchanged", *(k for k in own if k in data)):
+        if not isinstance(data[key], list) or len(data[key]) != n:
             raise RecordError(f"{where}.{key}", f"expected {n} entries, one per player")
     kwargs: dict[str, Any] = {"edition": ed, "players": list(data["players"])}
-    for key in _SHEET_LISTS:
+    for key in lists:
         for p, items in enumerate(data[key]):
             if not isinstance(items, list):
                 raise RecordError(f"{where}.{key}[{p}]", "expected a list")
@@ -412,6 +341,9 @@ def sheet_from_dict(data: Any, where: str = "score sheet") -> dict[str, Any]:
             kwargs[key] = dict(enumerate(data[key]))
     if any(data["exchanged"]):
         kwargs["exchanged"] = dict(enumerate(data["exchanged"]))
+    for key in own:
+        if key in data and any(v is not None for v in data[key]):
+            kwargs[key] = {p: v for p, v in enumerate(data[key]) if v is not None}
     try:
         out = score(**kwargs)
     except TtrError as e:

@@ -65,6 +65,7 @@ from ..data import Ticket
 from ..errors import TtrError
 from ..graph import board_graph
 from ..moves import CardList
+from ..view import PlayerView
 from .card_allocation import _Allocator
 from .position import route_access, tickets_of
 from .steiner import steiner_forest
@@ -72,7 +73,6 @@ from .steiner import steiner_forest
 if TYPE_CHECKING:  # pragma: no cover
     from ..core import Edition
     from ..state import GameState
-    from ..view import PlayerView
 
 __all__ = ["RouteCards", "CardPlan", "plan_cards", "ticket_cards", "network_cards", "hand_of"]
 
@@ -217,10 +217,8 @@ def plan_cards(
 
 def _supply(position: GameState | PlayerView, player: int) -> tuple[int, int | None]:
     """(trains, ships or None) in supply: ships where the edition has them."""
-    if "ships" in position.edition.state_api:
-        return int(position.trains(player)), int(position.ships(player))
-    pieces = position.pieces
-    return (int(pieces(player)) if callable(pieces) else int(pieces[player])), None
+    view = position if isinstance(position, PlayerView) else position.view(player)
+    return position.edition.pieces_in_supply(view, player)
 
 
 def ticket_cards(

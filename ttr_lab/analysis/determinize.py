@@ -72,13 +72,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 from ..checks import MAX_SAMPLES, check_count, check_instance, check_number, check_seed
-from ..editions.rails_sails import SETUP_PIECES, ExchangePieces
+from ..core import Rebuild
 from ..errors import TtrError
 from ..moves import ClaimRoute
-from ..phases import Phase
 from ..position import options_to_json
 from ..state import GameState
 from ..view import PlayerView
@@ -147,11 +146,11 @@ class Knowledge:
         for k in range(self.npiles):
             seen.update(st.discard_cards(k))
         known: dict[int, Counter[str]] = {q: Counter() for q in range(self.n) if q != self.me}
-        tunnel = getattr(st, "tunnel", None)
-        if tunnel is not None:
-            seen.update(tunnel.revealed)
-            if st.current_player != self.me:
-                known[st.current_player].update(dict(tunnel.paid))
+        aside, in_hand = ed.cards_in_sight(st)  # e.g. a tunnel's reveal, and its claimer's payment
+        seen.update(aside)
+        for q, cards in in_hand.items():
+            if q != self.me:
+                known[q].update(dict(cards))
         for held in known.values():
             seen.update(held)
         pools: list[Counter[str]] = []
@@ -261,61 +260,11 @@ class Knowledge:
         return hands, decks
 
     # ------------------------------------------------------------------ the position
-    def _extra(self, deal: TicketDeal, rng: random.Random) -> dict[str, Any]:
-        v, n = self.view, self.n
-        out: dict[str, Any] = {}
-        for f in self.ed.fields_added:
-            key = f.key
-            if not key:
-                continue
-            if key == "tunnel":
-                t = v.tunnel
-                out[key] = None if t is None else {"route": t.route, "paid": dict(t.paid), "revealed": list(t.revealed)}
-            elif key == "stations":
-                out[key] = [list(v.stations_of(q)) for q in range(n)]
-            elif key == "box" and "box_size" in self.ed.state_api:
-                out[key] = list(deal.box)
-            elif key == "box":
-                out[key] = [dict(zip(("trains", "ships"), v.box(q))) for q in range(n)]
-            elif key == "ships":
-                out[key] = [v.ships(q) for q in range(n)]
-            elif key == "exchanged":
-                out[key] = [v.exchanged(q) for q in range(n)]
-            elif key == "harbors":
-                out[key] = [list(v.harbors_of(q)) for q in range(n)]
-            elif key == "piece_choices":
-                out[key] = self._piece_choices(rng)
-            else:
-                raise TtrError(f"determinization does not know the {self.ed.name} position field {key!r}")
-        return out
-
-    def _piece_choices(self, rng: random.Random) -> list[int | None]:
-        """Rails & Sails: each seat's train count chosen at setup (secret until all have chosen)."""
-        v, ed = self.view, cast(Any, self.ed)
-        lo, hi = ed.train_range
-        mine = v.to_dict()["my_piece_choice"]
-        if v.phase in (Phase.SETUP_TICKETS, SETUP_PIECES):  # before the reveal
-            return [
-                mine if q == self.me else (rng.randint(lo, hi) if v.pieces_chosen(q) else None) for q in range(self.n)
-            ]
-        out: list[int | None] = []
-        for q in range(self.n):
-            if q == self.me and mine is not None:
-                out.append(mine)
-                continue
-            net = 0  # trains taken from the box minus ships taken, since the history began
-            for ply in self.plies:
-                if ply.seat == q and isinstance(ply.move, ExchangePieces):
-                    net += ply.move.count if ply.move.take == "trains" else -ply.move.count
-            out.append(min(hi, max(lo, ed.train_pieces - v.box(q)[0] - net)))
-        return out
-
     def position(
         self, hands: list[Counter[str]], decks: list[list[str]], deal: TicketDeal, seed: int, rng: random.Random
     ) -> dict[str, Any]:
         v, ed = self.view, self.ed
         piles = ed.pile_names
-        rs = "ships" in ed.state_api
         return {
             "format": "ttr_lab.position",
             "version": 1,
@@ -336,10 +285,10 @@ class Knowledge:
             "setup_deal": [list(t) for t in deal.setup_deal],
             "ticket_deck": list(deal.deck),
             "owners": {str(r): o for r, o in sorted(v.route_owners().items())},
-            "pieces": [v.trains(q) for q in range(self.n)] if rs else list(v.pieces),
+            "pieces": [ed.pieces_in_supply(v, q)[0] for q in range(self.n)],
             "scores": list(v.scores),
             "final_turns_left": v.final_turns_left,
-            "extra": self._extra(deal, rng),
+            "extra": ed.extra_from_view(v, Rebuild(rng, self.plies, deal.box)),
         }
 
     def sample(

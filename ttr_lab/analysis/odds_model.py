@@ -85,15 +85,13 @@ def turns_left(view: PlayerView, player: int | None = None) -> int:
 
 
 def _pool(view: PlayerView) -> Counter[str]:
-    """Unseen cards by colour (``"wild"``): the composition less the hand, the row, the discards, a tunnel's reveal."""
+    """Unseen cards by colour (``"wild"``): the composition less the hand, the row, the discards, cards lying apart (a tunnel's reveal)."""
     ed = view.edition
     seen = Counter(view.hand)
     seen.update(c for c in view.row if c is not None)
     for k in range(len(ed.pile_names)):
         seen.update(view.discard_cards(k))
-    tunnel = getattr(view, "tunnel", None)
-    if tunnel is not None:
-        seen.update(tunnel.revealed)
+    seen.update(ed.cards_in_sight(view)[0])  # e.g. a tunnel's reveal
     out: Counter[str] = Counter()
     for pile in ed.deck_composition:
         for c, count in pile:

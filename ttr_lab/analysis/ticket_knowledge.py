@@ -32,7 +32,6 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..editions.europe.long_tickets import LongTickets
 from ..errors import TtrError
 from ..moves import ClaimRoute, DrawTickets
 from ..phases import Phase
@@ -80,15 +79,14 @@ class TicketTracker:
         self.universe = tuple(ed.ticket_universe())
         self.allowed = {
             "deck": frozenset(ed.ticket_deck()),
-            "long": frozenset(getattr(ed, "long_tickets", ())),
+            "long": frozenset(ed.long_tickets),
             "any": frozenset(self.universe),
         }
-        self.to_box = isinstance(ed, LongTickets)  # unkept initial tickets go to the box
+        self.to_box = ed.ticket_box  # unkept initial tickets go to the box
         self.draw = ed.draw_tickets[0]
         st = hist.start
-        self.has_box = "box_size" in ed.state_api
         if st.phase == Phase.SETUP_TICKETS:
-            self.deal_size = (4 if self.allowed["long"] else 3) if self.to_box else ed.setup_tickets[0]
+            self.deal_size = ed.setup_deal_size()
         self.req: dict[int, dict[int, int]] = {}
         self._replay(None)  # the first replay: which returned places the seat later sees
 
@@ -107,7 +105,7 @@ class TicketTracker:
             for q in range(n)
         ]
         start = st.phase == Phase.SETUP_TICKETS and not any(st.ticket_counts)
-        box = [_Token("long" if start else "any") for _ in range(st.box_size if self.has_box else 0)]
+        box = [_Token("long" if start else "any") for _ in range(self.view.edition.ticket_box_size(st))]
         choosers: list[int] = []
         keeps: list[tuple[int, Any, list[_Token], Any]] = []  # another seat's choices and draws
         deals: dict[int, list[_Token]] = {}

@@ -132,7 +132,7 @@ class ClaimLikelihood:
             raise TtrError(f"lam, cap and beta are non-negative numbers, not {lam!r}, {cap!r} and {beta!r}")
         self.view, self.lam, self.cap, self.beta = view, float(lam), float(cap), float(beta)
         self._T = _tables(view.edition)
-        self._pieces = float(getattr(view.edition, "pieces", 45))
+        self._pieces = float(view.edition.pieces)
         self._legs: dict[int, frozenset[int]] = {}
         self._kmemo: dict[tuple[Any, ...], float] = {}
         self._vmemo: dict[tuple[Any, ...], float] = {}

@@ -24,14 +24,30 @@ its parameters and mixes in its own rules; see ``CONTRIBUTING.md``.
 from __future__ import annotations
 
 from .base import Api, EditionBase, Field
+from .declarations import Rebuild, Table
 from .final_scoring import FinalScoring
+from .hooks import EditionHooks
 from .registry import EDITIONS, edition_names, find_edition, register_edition
 
-__all__ = ["Edition", "EditionBase", "Field", "Api", "EDITIONS", "edition_names", "find_edition", "register_edition"]
+__all__ = [
+    "Edition",
+    "EditionBase",
+    "Field",
+    "Api",
+    "Rebuild",
+    "Table",
+    "EDITIONS",
+    "edition_names",
+    "find_edition",
+    "register_edition",
+]
 
 
-class Edition(FinalScoring):
+class Edition(FinalScoring, EditionHooks):
     """Rules and parameters of one edition: the base rules, ready to extend.
+
+    The hooks generic code asks (determinization, records, the table
+    scorer, the editor, the bots) are :class:`~ttr_lab.core.hooks.EditionHooks`'.
 
     Build one with :func:`find_edition`; an edition is immutable.  A game
     of it is ``ttr_lab.new_game(edition, players, seed=...)``.

@@ -18,10 +18,16 @@ classes (see :mod:`ttr_lab.core`); each may declare, as class attributes:
 ``controls``
     names of the widget controls its decisions need (``"tunnel"``);
 ``building``
-    ``(kind, api name)`` of pieces it puts on cities (stations, harbors).
+    ``(kind, api name)`` of pieces it puts on cities (stations, harbors);
+``table_facts``, ``seat_facts``
+    ``{keyword: what it is}``: facts a person states for its fields, which
+    the table scorer and the position editor take (see :mod:`ttr_lab.core.hooks`).
 
 These declarations are merged over the class's MRO when the class is
-defined, so an edition is the sum of its rules.
+defined, so an edition is the sum of its rules.  A field says who may see
+it and how to rebuild it from a view (:class:`Field`); generic code asks
+the edition through the hooks of :mod:`ttr_lab.core.hooks`, never by its
+fields or its name.  The declarations are in :mod:`ttr_lab.core.declarations`.
 
 Examples
 --------
@@ -38,7 +44,6 @@ ttr_lab.errors.TtrError: an edition is immutable (cannot set 'pieces'); use find
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -47,6 +52,7 @@ from ..data import Map, Route, load_map
 from ..errors import MapDataError, TtrError
 from ..moves import CardList, Move
 from ..phases import Phase
+from .declarations import Api, Field, check_bool, check_choice, is_count, merged
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
@@ -54,75 +60,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["EditionBase", "Field", "Api", "check_bool", "check_choice", "is_count"]
 
-
-def is_count(v: object) -> bool:
-    """Whether ``v`` is a whole number (``int`` but not ``bool``)."""
-    return type(v) is int
-
-
-def check_bool(opts: Mapping[str, Any], *names: str) -> None:
-    for name in names:
-        if not isinstance(opts[name], bool):
-            raise TtrError(f"{name} must be True or False, not {opts[name]!r}")
-
-
-def check_choice(opts: Mapping[str, Any], name: str, choices: tuple[str, ...]) -> None:
-    if opts[name] not in choices:
-        raise TtrError(f"{name} must be one of {', '.join(map(repr, choices))}, not {opts[name]!r}")
-
-
-@dataclass(frozen=True)
-class Field:
-    """A position field a rule adds to the game state.
-
-    ``attr`` is the state attribute (``"_stations"``); ``key`` its name in a
-    saved position's ``"extra"`` object (empty for a field derived from the
-    others, recomputed by :meth:`EditionBase.derive` after loading).
-    ``initial(edition, n)`` gives its value in a new ``n``-player game,
-    ``dump(edition, value)`` its JSON form and ``load(edition, n, data)`` reads
-    it back, raising :class:`~ttr_lab.errors.TtrError` with the problem.
-    Values are immutable (ints and tuples), so undo snapshots are shallow.
-    """
-
-    attr: str
-    key: str
-    initial: Callable[[Any, int], Any]
-    dump: Callable[[Any, Any], Any] = lambda ed, v: v
-    load: Callable[[Any, int, Any], Any] = lambda ed, n, v: v
-
-
-@dataclass(frozen=True)
-class Api:
-    """A read-only accessor a rule offers: ``method`` of the edition, called
-    with the state (``prop`` calls it at once, like a property).  ``public``
-    accessors are offered on every player's view too: they must read only
-    public information."""
-
-    method: str
-    public: bool = True
-    prop: bool = False
-
-
-def _merged(cls: type, name: str) -> Any:
-    """A rule declaration merged over the MRO, base classes first: dicts by
-    key, fields by attribute (a later declaration of the same attribute
-    replaces the earlier one in its place), other tuples in order."""
-    out: Any = None
-    for klass in reversed(cls.__mro__):
-        value = klass.__dict__.get(name)
-        if value is None:
-            continue
-        if isinstance(value, Mapping):
-            out = {**(out or {}), **value}
-        elif name == "fields":
-            by_attr = dict(out or {})
-            by_attr.update({f.attr: f for f in value})
-            out = by_attr
-        else:
-            out = tuple(x for x in (out or ()) if x not in value) + tuple(value)
-    if name == "fields":
-        return tuple((out or {}).values())
-    return out if out is not None else ()
+_DECLARATIONS = (
+    "moves",
+    "phases",
+    "fields",
+    "api",
+    "turn_actions",
+    "controls",
+    "building",
+    "table_facts",
+    "seat_facts",
+)
 
 
 class EditionBase:
@@ -170,6 +118,13 @@ class EditionBase:
     min_players: int = 2
     max_players: int = 5
     double_route_min_players: int = 4
+    #: tickets dealt apart at setup: each seat's setup deal starts with one of
+    #: them, and those not dealt stay out of play (Europe's long tickets);
+    #: empty where every ticket comes from the ticket deck
+    long_tickets: tuple[int, ...] = ()
+    #: whether unkept initial tickets go out of play, to a box, instead of
+    #: under the ticket deck (Europe, rule B3)
+    ticket_box: bool = False
 
     # --- derived tables (set in _index) ------------------------------------------
     options: Mapping[str, Any]
@@ -184,6 +139,8 @@ class EditionBase:
     route_partner: tuple[int, ...]
     route_length: tuple[int, ...]
     field_attrs: tuple[str, ...]
+    #: names of the piles whose cards pay ship routes (Rails & Sails: ``{"ships"}``)
+    ship_piles: frozenset[str]
 
     _move_checks: Mapping[type[Move], Callable[[GameState, Any], tuple[str, str] | None]]
     _move_applies: Mapping[type[Move], Callable[[GameState, Any], None]]
@@ -192,10 +149,7 @@ class EditionBase:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._plugins = {
-            key: _merged(cls, key)
-            for key in ("moves", "phases", "fields", "api", "turn_actions", "controls", "building")
-        }
+        cls._plugins = {key: merged(cls, key) for key in _DECLARATIONS}
 
     _plugins: ClassVar[dict[str, Any]] = {}
 
@@ -287,6 +241,7 @@ class EditionBase:
         )
         self.route_length = tuple(r.length for r in self.routes)
         self.field_attrs = tuple(f.attr for f in self._plugins["fields"])
+        self.ship_piles = frozenset(self.pile_names[c.pile] for c in self.card_types if c.kind == "ship")
 
     def _bind_plugins(self) -> None:
         moves = self._plugins["moves"]

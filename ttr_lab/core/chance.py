@@ -6,8 +6,10 @@ written down instead (:mod:`ttr_lab.outcomes`).  When a state's ``_chance``
 holds a :class:`Chance`, the rules consult it at the points where a card or
 a ticket leaves a pile: :meth:`~ttr_lab.core.decks.Decks.take` (every card
 turned up or drawn), :meth:`~ttr_lab.core.tickets.Tickets.take_tickets` (a
-ticket draw and the setup deal), Europe's long-ticket deal, each face-up
-row dealt (:meth:`Chance.new_row`) and the first player.  It can
+ticket draw and the setup deal), an edition's own setup chance
+(:meth:`~ttr_lab.core.hooks.EditionHooks.chance_pick`: Europe's long tickets,
+a plug-in's dealt field), each face-up row dealt (:meth:`Chance.new_row`)
+and the first player.  It can
 
 * **record** (``record=True``): keep what each take produced in :attr:`log`
   (groups of ``(card, unseen)``, a new group for each row dealt after the
@@ -63,7 +65,7 @@ def _rindex(seq: tuple[int, ...], x: int) -> int:
 class Chance:
     """The chance slot of one game state (see the module doc)."""
 
-    __slots__ = ("log", "tlog", "queue", "gi", "pos", "tqueue", "lqueue", "table", "fixups", "first", "deal")
+    __slots__ = ("log", "tlog", "queue", "gi", "pos", "tqueue", "picks", "table", "fixups", "first", "deal")
 
     def __init__(
         self,
@@ -79,7 +81,8 @@ class Chance:
         self.queue: list[list[int]] | None = None
         self.gi = self.pos = 0
         self.tqueue: list[tuple[int, ...]] | None = None
-        self.lqueue: list[int] | None = None
+        #: forced picks of an edition's own setup chance, per kind, in draw order
+        self.picks: dict[str, list[Any]] | None = None
         self.table: dict[Key, Any] = {} if table is None else table
         self.fixups: dict[tuple[Any, ...], tuple[Any, ...]] = {} if fixups is None else fixups
         self.first: int | None = None
@@ -109,22 +112,23 @@ class Chance:
         self,
         cards: list[list[int]] | None = None,
         tickets: list[tuple[int, ...]] | None = None,
-        longs: list[int] | None = None,
+        picks: dict[str, list[Any]] | None = None,
     ) -> None:
         """Force the next takes: card groups (card indices or UNKNOWN), ticket takes
-        (each top first), long tickets.  ``None`` leaves that kind unforced (the
-        table, else the top); an empty list forces "none"."""
+        (each top first), an edition's own picks (``{kind: [value or UNKNOWN]}``,
+        :meth:`pick`).  ``None`` leaves that kind unforced (the table, else the
+        top); an empty list forces "none"."""
         self.queue = ([list(g) for g in cards] or [[]]) if cards is not None else None
         self.gi = self.pos = 0
         self.tqueue = list(tickets) if tickets is not None else None
-        self.lqueue = list(longs) if longs is not None else None
+        self.picks = {k: list(v) for k, v in picks.items()} if picks is not None else None
 
     def restart(self) -> None:
         """Forget the current move's log and forced outcomes (before the next push)."""
         if self.log is not None:
             self.log = [[]]
             self.tlog = []
-        self.queue = self.tqueue = self.lqueue = None
+        self.queue = self.tqueue = self.picks = None
         self.gi = self.pos = 0
 
     def left(self) -> str | None:
@@ -136,8 +140,9 @@ class Chance:
                 return f"the outcome lists {rest} more card{'s' if rest > 1 else ''} than the move turned up"
         if self.tqueue:
             return "the outcome lists tickets, but the move drew none"
-        if self.lqueue:
-            return "the outcome lists long tickets that were not dealt"
+        for kind, picks in (self.picks or {}).items():
+            if picks:
+                return f"the deal lists {kind.replace('_', ' ')} that were not dealt"
         return None
 
     def _next(self) -> int | None:
@@ -258,17 +263,21 @@ class Chance:
             self.tlog.append(out)
         return out
 
-    def pick_long(self, ed: Any, s: GameState, longs: list[int]) -> int:
-        """One of the long tickets left to deal (Europe's setup), popped from ``longs``."""
-        want = self.lqueue.pop(0) if self.lqueue else None
+    def pick(self, kind: str, options: list[Any]) -> Any:
+        """One of ``options`` for an edition's own setup chance ``kind``, removed
+        from it (:meth:`~ttr_lab.core.hooks.EditionHooks.chance_pick`): the
+        forced one, else the last one not forced later (UNKNOWN or unforced)."""
+        queue = self.picks.get(kind) if self.picks is not None else None
+        want = queue.pop(0) if queue else None
         if want is None or want == UNKNOWN:
-            later = set(self.lqueue or ())
-            free = [t for t in longs if t not in later] or longs
-            longs.remove(free[-1])
-            return free[-1]
-        if want not in longs:
-            raise TtrError(f"ticket {want} is not a long ticket still to deal")
-        longs.remove(want)
+            later = set(queue or ())
+            free = [x for x in options if x not in later] or options
+            got = free[-1]
+            options.remove(got)
+            return got
+        if want not in options:
+            raise TtrError(f"{kind.replace('_', ' ')}: the deal names {str(want)[:60]}, which is not left to deal")
+        options.remove(want)
         return want
 
 

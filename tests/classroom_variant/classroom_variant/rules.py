@@ -12,33 +12,28 @@
     whose routes reach its city scores :data:`OBJECTIVE_POINTS`, else loses
     :data:`OBJECTIVE_PENALTY`.
 
-Both use only today's public edition API (:class:`ttr_lab.core.Edition`,
-:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.Api`).  They also carry
-the hooks issue 21 asks ttr_lab to call, which **no generic module calls
-today** (so :mod:`tests.test_plugin_classroom` marks what breaks):
+Both use only the public edition API (:class:`ttr_lab.core.Edition`,
+:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.Api` and the hooks of
+:mod:`ttr_lab.core.hooks`):
 
-``extra_from_view(view, rng)``
-    the rule's fields (as a saved position's ``"extra"`` holds them) in a
-    complete state consistent with ``view``: public fields copied, hidden
-    ones resampled (determinization, A1);
-``extra_from_table(names, entries)``
-    the fields from what players say at a table (the table scorer and the
-    position editor, A1);
-``board_marks(state, viewer)``
-    what the board draws for the rule, as :class:`Mark` values; only what
-    seat ``viewer`` may see (``None``: the whole game) (A2);
-``hidden_fields``
-    ``{key: "owner"}``: the saved-position fields only their seat may see.
+* each :class:`~ttr_lab.core.Field` says who may see it (``hidden``) and
+  names the method rebuilding it from a player's view (``from_view``:
+  ``blocked_from_view`` copies the public field, ``objective_from_view``
+  draws the other seats' cities); the objective is ``dealt`` at setup
+  through ``chance_pick``, so records carry it and seat records hide it;
+* ``table_facts`` / ``seat_facts`` and ``table_extra``: what a person states
+  at a table (``score(..., objective=..., blocked=...)``, ``seat_view``);
+* ``board_marks(state, viewer)`` (not called yet: issue 21 A2): what the
+  board draws for the rule, as :class:`Mark` values; only what seat
+  ``viewer`` may see (``None``: the whole game).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ttr_lab.core import Api, Edition, Field
-from ttr_lab.errors import TtrError
+from ttr_lab.core import Api, Edition, Field, Rebuild, Table
+from ttr_lab.errors import NotFoundError, TtrError
 from ttr_lab.phases import Phase
 from ttr_lab.scoring import network
 
@@ -80,15 +75,7 @@ def objective_label(city: str, name: str) -> str:
 
 
 class _Hooks(Edition):
-    """The proposed hooks' defaults, so the rules can extend them with ``super()``."""
-
-    hidden_fields: ClassVar[Mapping[str, str]] = {}
-
-    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
-        return {}
-
-    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
-        return {}
+    """The board-marks hook's default (proposed for issue 21 A2), so the rules can extend it with ``super()``."""
 
     def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
         return []
@@ -121,10 +108,13 @@ class BlockRule(_Hooks):
             lambda ed, n: (-1,) * n,
             lambda ed, v: [None if r < 0 else r for r in v],
             _load_blocked,
+            from_view="blocked_from_view",
         ),
     )
     api = {"blocked_routes": Api("blocked_routes")}
     controls = ("block",)
+    table_facts = {"blocked": "{player: route id}: the route each player blocked (default: none)"}
+    seat_facts = table_facts
 
     # ------------------------------------------------------------------ public read API
     def blocked_routes(self, s: GameState) -> dict[int, int]:
@@ -205,13 +195,16 @@ class BlockRule(_Hooks):
                 out.append(f"player {p} blocked route {rid}, which is claimed")
         return out
 
-    # ------------------------------------------------------------------ proposed hooks (issue 21 A1, A2)
-    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
-        return {**super().extra_from_view(view, rng), "blocked": list(view.to_dict()["blocked"])}
+    # ------------------------------------------------------------------ hooks
+    def blocked_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int | None]:
+        """Public: as the view shows it."""
+        return list(view.to_dict()["blocked"])
 
-    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
-        given = entries.get("blocked", {})
-        return {**super().extra_from_table(names, entries), "blocked": [given.get(p) for p in range(len(names))]}
+    def table_extra(self, t: Table) -> None:
+        """``blocked={player: route id}`` (nobody blocked by default): checked when the position loads."""
+        super().table_extra(t)
+        given = t.by_seat("blocked")
+        t.extra["blocked"] = [given.get(p) for p in range(len(t.players))]
 
     def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
         out = super().board_marks(s, viewer)
@@ -237,10 +230,20 @@ class SecretObjective(_Hooks):
     """Mixin: a different secret city per seat, dealt at setup, scored at the end."""
 
     fields: ClassVar[tuple[Field, ...]] = (
-        Field("_objective", "objective", lambda ed, n: ("",) * n, lambda ed, v: list(v), _load_objectives),
+        Field(
+            "_objective",
+            "objective",
+            lambda ed, n: ("",) * n,
+            lambda ed, v: list(v),
+            _load_objectives,
+            hidden="own",
+            from_view="objective_from_view",
+            dealt=True,
+        ),
     )
     api = {"objective": Api("objective", public=False)}
-    hidden_fields: ClassVar[Mapping[str, str]] = {"objective": "owner"}
+    table_facts = {"objective": "{player: city}: every player's objective city (no default)"}
+    seat_facts = {"objective": "city: the seat's own objective city (no default)"}
 
     objective_cities: tuple[str, ...]
 
@@ -253,8 +256,11 @@ class SecretObjective(_Hooks):
         return str(s._objective[s.seat(player)])
 
     def setup(self, s: GameState) -> None:
+        """Deal each seat a different city (a record's deal carries them: ``chance_pick``)."""
         super().setup(s)
-        s._objective = tuple(self.rng(s).sample(self.objective_cities, s.n))
+        cities = list(self.objective_cities)
+        self.rng(s).shuffle(cities)
+        s._objective = tuple(self.chance_pick(s, "objective", cities) for _ in range(s.n))
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
         return {**super().view_fields(s, player), "my_objective": s._objective[player]}
@@ -267,19 +273,31 @@ class SecretObjective(_Hooks):
             own = ((f"objective city {city} missed", -OBJECTIVE_PENALTY),)
         return tuple(super().score_terms(s, player, tickets)) + own
 
-    # ------------------------------------------------------------------ proposed hooks (issue 21 A1, A2)
-    def extra_from_view(self, view: PlayerView, rng: random.Random) -> dict[str, Any]:
+    # ------------------------------------------------------------------ hooks
+    def objective_from_view(self, view: PlayerView, ctx: Rebuild) -> list[str]:
         """The seat's own city from the view; every other seat's drawn from the cities left (uniform)."""
         mine = view.to_dict()["my_objective"]
-        others = rng.sample([c for c in self.objective_cities if c != mine], view.num_players - 1)
-        cities = [mine if q == view.player else others.pop() for q in range(view.num_players)]
-        return {**super().extra_from_view(view, rng), "objective": cities}
+        others = ctx.rng.sample([c for c in self.objective_cities if c != mine], view.num_players - 1)
+        return [mine if q == view.player else others.pop() for q in range(view.num_players)]
 
-    def extra_from_table(self, names: Sequence[str], entries: Mapping[str, Mapping[int, Any]]) -> dict[str, Any]:
-        given = entries.get("objective", {})
-        if set(given) != set(range(len(names))):
-            raise TtrError("objective: give every player's objective city")
-        return {**super().extra_from_table(names, entries), "objective": [given[p] for p in range(len(names))]}
+    def table_extra(self, t: Table) -> None:
+        """The table scorer: ``objective={player: city}`` for every player; the
+        editor (``t.seat``): ``objective=city``, the seat's own (the others' filled)."""
+        super().table_extra(t)
+        n = len(t.players)
+        if t.seat is None:
+            given = t.by_seat("objective")
+            if set(given) != set(range(n)):
+                raise TtrError("objective: give every player's objective city ({player: city})")
+            t.extra["objective"] = [given[p] for p in range(n)]
+            return
+        mine = t.facts.get("objective")
+        if not isinstance(mine, str):
+            raise TtrError("objective: give your objective city (objective='City')")
+        if mine not in self.objective_cities:
+            raise NotFoundError(f"objective: there is no city {mine[:60]!r} to aim for on the {self.map.id} map")
+        others = t.rng.sample([c for c in self.objective_cities if c != mine], n - 1)
+        t.extra["objective"] = [mine if q == t.seat else others.pop() for q in range(n)]
 
     def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
         out = super().board_marks(s, viewer)

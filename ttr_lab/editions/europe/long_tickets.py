@@ -4,18 +4,25 @@ Each player is dealt 1 long ticket and 3 regular ones and keeps at least 2
 of the 4.  The long tickets not dealt, and every unkept initial ticket, go
 to the *box*: out of the game, unseen.
 
-Position field: ``_box`` (ticket ids in the box).
+Position field: ``_box`` (ticket ids in the box), hidden from every seat
+(a determinization takes the box its ticket deal drew).
+
+The long tickets are dealt through :meth:`~ttr_lab.core.hooks.EditionHooks.chance_pick`
+(kind ``"long_tickets"``), so a record without a seed replays the deal;
+the hooks :meth:`~LongTickets.setup_deal_size`, :meth:`~LongTickets.ticket_box_size`
+and :meth:`~LongTickets.swap_ticket_aside` tell generic code about the box.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Edition, Field
+from ...core import Api, Edition, Field, Rebuild, Table
 from ...errors import TtrError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
+    from ...view import PlayerView
 
 __all__ = ["LongTickets"]
 
@@ -30,10 +37,23 @@ def _load_box(ed: Any, n: int, data: Any) -> tuple[int, ...]:
 class LongTickets(Edition):
     """Mixin: the long-ticket deal and the box."""
 
-    fields: ClassVar[tuple[Field, ...]] = (Field("_box", "box", lambda ed, n: (), lambda ed, v: list(v), _load_box),)
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field(
+            "_box",
+            "box",
+            lambda ed, n: (),
+            lambda ed, v: list(v),
+            _load_box,
+            hidden="chance",
+            from_view="box_from_view",
+        ),
+    )
     api = {"box_size": Api("box_size", prop=True)}
     long_tickets: tuple[int, ...] = ()
     regular_tickets: tuple[int, ...] = ()
+    ticket_box = True
+    #: regular tickets dealt to each seat at setup (after its long ticket)
+    regular_dealt: int = 3
 
     def _setup_parameters(self) -> None:
         super()._setup_parameters()
@@ -58,12 +78,35 @@ class LongTickets(Edition):
         if longs:
             self.rng(s).shuffle(longs)
         deal = []
-        ch = s._chance
         for _ in range(s.n):
-            first = () if not longs else (longs.pop(),) if ch is None else (ch.pick_long(self, s, longs),)
-            deal.append(first + self.take_tickets(s, 3))
+            first = (self.chance_pick(s, "long_tickets", longs),) if longs else ()
+            deal.append(first + self.take_tickets(s, self.regular_dealt))
         s._box = tuple(longs)
         return tuple(deal)
+
+    def setup_deal_size(self) -> int:
+        """A long ticket (where the map has them) and 3 regular ones."""
+        return (1 if self.long_tickets else 0) + self.regular_dealt
+
+    def ticket_box_size(self, view: PlayerView) -> int:
+        return int(view.box_size)
+
+    def swap_ticket_aside(self, s: GameState, old: int, new: int) -> bool:
+        """The box holds ``old``: put ``new`` in its place."""
+        if old not in s._box:
+            return super().swap_ticket_aside(s, old, new)
+        s._box = tuple(new if t == old else t for t in s._box)
+        return True
+
+    def box_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int]:
+        """The box of the sample's ticket deal (nobody sees it)."""
+        return list(ctx.ticket_box)
+
+    def table_extra(self, t: Table) -> None:
+        """At a table: the long tickets nobody holds are in the box."""
+        super().table_extra(t)
+        held = {x for ts in t.tickets for x in ts} | set(t.pending)
+        t.extra["box"] = [x for x in self.ticket_universe() if x in set(self.long_tickets) and x not in held]
 
     def return_setup_tickets(self, s: GameState, returned: tuple[int, ...]) -> None:
         """Unkept initial tickets go to the box, not the deck (B3)."""

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Edition, Field
+from ...core import Api, Edition, Field, Rebuild, Table
+from ...core.hooks import table_cities
 from ...errors import TtrError
 from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
 from ...phases import Phase
@@ -27,6 +28,7 @@ from .ferries import R_EUROPE
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
+    from ...view import PlayerView
 
 __all__ = ["Stations", "BuildStation", "station_borrowing"]
 
@@ -160,6 +162,7 @@ class Stations(Edition):
             lambda ed, n: tuple(() for _ in range(n)),
             lambda ed, v: [list(s) for s in v],
             _load_stations,
+            from_view="stations_from_view",
         ),
     )
     api = {
@@ -170,6 +173,8 @@ class Stations(Edition):
     }
     building = (("station", "stations"),)
     controls = ("build",)
+    table_facts = {"stations": "{player: [cities]}: the stations built (default: none)"}
+    seat_facts = table_facts
     #: stations per player, and points for each one left unbuilt
     stations_per_player: int = 3
     unbuilt_station_points: int = 4
@@ -206,6 +211,15 @@ class Stations(Edition):
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
         return {**super().view_fields(s, player), "stations": self.stations(s)}
+
+    # ------------------------------------------------------------------ hooks (public: the stations)
+    def stations_from_view(self, view: PlayerView, ctx: Rebuild) -> list[list[str]]:
+        return [list(view.stations_of(q)) for q in range(view.num_players)]
+
+    def table_extra(self, t: Table) -> None:
+        """The stations stated (``stations={player: [cities]}``; none by default), checked."""
+        super().table_extra(t)
+        t.extra["stations"] = table_cities(self, t, "stations", self.stations_per_player)
 
     # ------------------------------------------------------------------ legal moves
     def station_payments(self, hand: tuple[int, ...], n: int) -> list[CardList]:

@@ -16,10 +16,11 @@ extra, colour card)``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Edition, Field
+from ...core import Api, Edition, Field, Rebuild, Table
 from ...errors import TtrError
 from ...moves import CardList, ClaimRoute, Move, card_list_problem, cards_from_text, cards_in_words, cards_to_text
 from ...phases import Phase, register_phase
@@ -157,7 +158,9 @@ class Tunnels(Edition):
     route_kinds = frozenset({"train", "tunnel"})
     moves = {PayTunnel: ("check_pay_tunnel", "apply_pay_tunnel"), DeclineTunnel: ("check_decline", "apply_decline")}
     phases = {TUNNEL: "tunnel_groups"}
-    fields: ClassVar[tuple[Field, ...]] = (Field("_tunnel", "tunnel", lambda ed, n: (), _dump_tunnel, _load_tunnel),)
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("_tunnel", "tunnel", lambda ed, n: (), _dump_tunnel, _load_tunnel, from_view="tunnel_from_view"),
+    )
     api = {"tunnel": Api("tunnel", prop=True)}
     controls = ("tunnel",)
 
@@ -197,6 +200,31 @@ class Tunnels(Edition):
             }
         )
         return d
+
+    # ------------------------------------------------------------------ hooks (public: the claim, the reveal)
+    def tunnel_from_view(self, view: PlayerView, ctx: Rebuild) -> Any:
+        """The pending tunnel claim as the view shows it (public)."""
+        t = view.tunnel
+        return None if t is None else {"route": t.route, "paid": dict(t.paid), "revealed": list(t.revealed)}
+
+    def cards_in_sight(self, view: PlayerView) -> tuple[tuple[str, ...], Mapping[int, CardList]]:
+        """A pending tunnel's three cards lie apart; its payment is known in the claimer's hand.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("europe", players=2, seed=1)
+        >>> g.edition.cards_in_sight(g.view(0))
+        ((), {})
+        """
+        aside, held = super().cards_in_sight(view)
+        t = view.tunnel
+        if t is None:
+            return aside, held
+        return (*aside, *t.revealed), {**held, view.current_player: t.paid}
+
+    def table_extra(self, t: Table) -> None:
+        """No tunnel is pending in a position stated at a table (the scorer's end, the editor's turn)."""
+        super().table_extra(t)
+        t.extra["tunnel"] = None
 
     # ------------------------------------------------------------------ the claim
     def apply_claim(self, s: GameState, move: ClaimRoute) -> None:

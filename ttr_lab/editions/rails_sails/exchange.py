@@ -14,20 +14,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Field
+from ...core import Api, Field, Rebuild, Table
+from ...errors import TtrError
 from ...moves import Move, is_count, show_value
 from ...numerals import is_numeral
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .payments import R_RS
-from .pieces import Pieces, _counts
+from .pieces import SETUP_PIECES, Pieces, _counts
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
+    from ...view import PlayerView
 
 __all__ = ["Exchange", "ExchangePieces"]
 
-_TURN = int(Phase.TURN)
+_TURN, _SETUP, _PIECES = int(Phase.TURN), int(Phase.SETUP_TICKETS), int(SETUP_PIECES)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -75,10 +77,13 @@ class Exchange(Pieces):
             lambda ed, n: (0,) * n,
             lambda ed, v: list(v),
             lambda ed, n, d: _counts(ed, n, d, "pieces exchanged"),
+            from_view="exchanged_from_view",
         ),
     )
     api = {"exchanged": Api("exchanged")}
     controls = ("exchange",)
+    table_facts = {"exchanged": "{player: pieces exchanged}: 1 point each (default: 0)"}
+    seat_facts = table_facts
 
     def exchanged(self, s: GameState, player: int) -> int:
         """Pieces exchanged so far (each cost a point)."""
@@ -86,6 +91,45 @@ class Exchange(Pieces):
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
         return {**super().view_fields(s, player), "exchanged": list(s._exchanged)}
+
+    # ------------------------------------------------------------------ hooks: views, tables
+    def exchanged_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int]:
+        return [view.exchanged(q) for q in range(view.num_players)]
+
+    def piece_choices_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int | None]:
+        """Each seat's setup split (secret until every seat has chosen): the
+        seat's own; another's drawn from ``ctx.rng`` before the reveal, then
+        read from its box less the trains it took from the box since the
+        history began."""
+        lo, hi = self.train_range
+        me, n = view.player, view.num_players
+        mine = view.to_dict()["my_piece_choice"]
+        if int(view.phase) in (_SETUP, _PIECES):  # before the reveal
+            return [mine if q == me else (ctx.rng.randint(lo, hi) if view.pieces_chosen(q) else None) for q in range(n)]
+        out: list[int | None] = []
+        for q in range(n):
+            if q == me and mine is not None:
+                out.append(mine)
+                continue
+            net = 0  # trains taken from the box minus ships taken, since the history began
+            for ply in ctx.plies:
+                if ply.seat == q and isinstance(ply.move, ExchangePieces):
+                    net += ply.move.count if ply.move.take == "trains" else -ply.move.count
+            out.append(min(hi, max(lo, self.train_pieces - view.box(q)[0] - net)))
+        return out
+
+    def table_extra(self, t: Table) -> None:
+        """The pieces exchanged stated (none by default), each costing a point of the running score."""
+        super().table_extra(t)
+        ex: dict[int, int] = {}
+        for seat, k in t.by_seat("exchanged").items():
+            if type(k) is not int or not 0 <= k <= 1000:
+                raise TtrError(
+                    f"exchanged[{t.players[seat]}]: a number of pieces exchanged (0 or more), not {str(k)[:40]}"
+                )
+            ex[seat] = k
+        t.extra["exchanged"] = [ex.get(p, 0) for p in range(len(t.players))]
+        t.scores = [score - ex.get(p, 0) for p, score in enumerate(t.scores)]
 
     def exchange_options(self, s: GameState) -> list[Move]:
         p = s._cur

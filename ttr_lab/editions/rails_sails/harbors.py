@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Field
+from ...core import Api, Field, Rebuild, Table
 from ...core.caches import BoundedCache, cache_group
+from ...core.hooks import table_cities
 from ...errors import TtrError
 from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
 from ...phases import Phase
@@ -84,12 +85,22 @@ class Harbors(RSPayments):
     moves = {BuildHarbor: ("check_harbor", "apply_harbor")}
     turn_actions = {"harbor_groups": BuildHarbor.rank}
     fields: ClassVar[tuple[Field, ...]] = (
-        Field("_harbors", "harbors", lambda ed, n: ((),) * n, lambda ed, v: [list(h) for h in v], _load_harbors),
+        Field(
+            "_harbors",
+            "harbors",
+            lambda ed, n: ((),) * n,
+            lambda ed, v: [list(h) for h in v],
+            _load_harbors,
+            from_view="harbors_from_view",
+        ),
         Field("_rs_touch", "", lambda ed, n: (0,) * n),
     )
     api = {"harbors": Api("harbors_built"), "harbors_of": Api("harbors_of"), "harbors_left": Api("harbors_left")}
     building = (("harbor", "harbors"),)
     controls = ("build",)
+    table_facts = {"harbors": "{player: [harbor cities]}: the harbors built (default: none)"}
+    seat_facts = table_facts
+    builds_on_tickets = True
     harbors: int = 3  #: harbors per player
     harbor_points: Mapping[int, int] = {
         1: 20,
@@ -133,6 +144,22 @@ class Harbors(RSPayments):
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
         return {**super().view_fields(s, player), "harbors": self.harbors_built(s)}
+
+    def harbors_from_view(self, view: PlayerView, ctx: Rebuild) -> list[list[str]]:
+        return [list(view.harbors_of(q)) for q in range(view.num_players)]
+
+    def table_extra(self, t: Table) -> None:
+        """The harbors stated (none by default), checked: harbor cities at the end of an owner's route."""
+        super().table_extra(t)
+        names, routes = t.players, self.map.route
+
+        def check(seat: int, city: str) -> None:
+            if city not in self._harbor_cities:
+                raise TtrError(f"harbors[{names[seat]}]: {city} is not a harbor city")
+            if not any(o == seat and city in (routes(r).a, routes(r).b) for r, o in t.owners.items()):
+                raise TtrError(f"harbors[{names[seat]}]: {names[seat]} owns no route ending in {city} (B4)")
+
+        t.extra["harbors"] = table_cities(self, t, "harbors", self.harbors, check)
 
     # ------------------------------------------------------------------ derived: cities reached
     def derive(self, s: GameState) -> None:
@@ -274,6 +301,27 @@ class Harbors(RSPayments):
         if good:
             return min(good, key=lambda mv: (self.wilds_in(mv.cards), mv))
         return super().suggested_action(view, moves)
+
+    # ------------------------------------------------------------------ hooks for the fast playout policy
+    def ticket_sites(self, view: PlayerView) -> set[str]:
+        """Free harbor cities the seat's tickets show, at the end of its routes, while it has harbors left."""
+        me = view.player
+        if view.harbors_left(me) <= 0:
+            return set()
+        taken = view.harbors()
+        cities = {c for t in view.tickets for c in t.cities if c in self._harbor_cities and c not in taken}
+        ends = {c for r in view.routes_of(me) for c in self.routes[self.route_index[r]].ends}
+        return cities & ends
+
+    def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
+        """The harbor in ``city`` paid with the fewest wilds (then the first in move order)."""
+        if sum(hand) < 4 or not self.harbor_count(hand):
+            return None
+        opts = self.harbor_options(hand, city)
+        return min(opts, key=lambda m: (self.wilds_in(m.cards), m)) if opts else None  # type: ignore[attr-defined]
+
+    def builds_left(self, view: PlayerView) -> int:
+        return int(view.harbors_left(view.player))
 
     # ------------------------------------------------------------------ scoring and consistency
     def score_terms(self, s: GameState, player: int, tickets: tuple[TicketResult, ...]) -> tuple[tuple[str, int], ...]:

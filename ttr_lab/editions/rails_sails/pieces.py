@@ -7,15 +7,18 @@ not chosen stay in the box, where piece exchanges take them from.
 
 Position fields: ``_pieces`` (trains in supply; 0 until the choices are
 revealed), ``_ships``, ``_box`` (per seat, ``(trains, ships)`` in the box)
-and ``_choice`` (per seat, the secret choice, -1 until made).
+and ``_choice`` (per seat, the secret choice, -1 until made: hidden from
+the other seats; a determinization draws it, or infers it from the box and
+the exchanges once revealed: ``Exchange.piece_choices_from_view``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Api, Field
+from ...core import Api, Field, Rebuild, Table
 from ...errors import TtrError
 from ...moves import Move, is_count, show_value
 from ...numerals import is_numeral
@@ -115,6 +118,7 @@ class Pieces(RSPayments):
             lambda ed, n: (0,) * n,
             lambda ed, v: list(v),
             lambda ed, n, d: _counts(ed, n, d, "ships"),
+            from_view="ships_from_view",
         ),
         Field(
             "_box",
@@ -122,6 +126,7 @@ class Pieces(RSPayments):
             lambda ed, n: ((ed.train_pieces, ed.ship_pieces),) * n,
             lambda ed, v: [{"trains": t, "ships": sh} for t, sh in v],
             _load_box,
+            from_view="box_from_view",
         ),
         Field(
             "_choice",
@@ -129,6 +134,8 @@ class Pieces(RSPayments):
             lambda ed, n: (-1,) * n,
             lambda ed, v: [c if c >= 0 else None for c in v],
             _load_choices,
+            hidden="own",
+            from_view="piece_choices_from_view",
         ),
     )
     api = {
@@ -138,6 +145,7 @@ class Pieces(RSPayments):
         "pieces_chosen": Api("pieces_chosen"),
     }
     controls = ("pieces",)
+    seat_facts = {"ships": "{player: ships left}: with the trains, the setup split (default: the fewest trains)"}
     train_pieces: int = 25  #: trains per colour in the box
     ship_pieces: int = 50  #: ships per colour in the box
     total_pieces: int = 60  #: pieces each player plays with
@@ -175,6 +183,57 @@ class Pieces(RSPayments):
             "pieces_chosen": [c >= 0 for c in s._choice],
             "my_piece_choice": s._choice[player] if s._choice[player] >= 0 else None,
         }
+
+    # ------------------------------------------------------------------ hooks: views, tables
+    def pieces_in_supply(self, view: PlayerView, player: int) -> tuple[int, int | None]:
+        return int(view.trains(player)), int(view.ships(player))
+
+    def ships_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int]:
+        return [view.ships(q) for q in range(view.num_players)]
+
+    def box_from_view(self, view: PlayerView, ctx: Rebuild) -> list[dict[str, int]]:
+        return [dict(zip(("trains", "ships"), view.box(q))) for q in range(view.num_players)]
+
+    def table_pieces(self, t: Table) -> None:
+        """Trains and ships in supply, the box and the split from the routes owned: the
+        fewest trains they allow, or the ``trains`` and ``ships`` left stated (seat_view), checked."""
+        names, n = t.players, len(t.players)
+        routes = self.map.route
+        total, tmax, smax = self.total_pieces, self.train_pieces, self.ship_pieces
+        used = [[0, 0] for _ in range(n)]
+        for rid, seat in t.owners.items():
+            r = routes(rid)
+            used[seat][1 if r.is_ship else 0] += r.length
+        pieces, ships = [], []
+        for p in range(n):
+            t_used, s_used = used[p]
+            lo, hi = max(t_used, total - smax), min(tmax, total - s_used)
+            if t_used > tmax or s_used > smax or lo > hi:
+                raise TtrError(
+                    f"routes[{names[p]}]: {t_used} trains and {s_used} ships placed, but a player has {total} pieces, "
+                    f"at most {tmax} trains and {smax} ships"
+                )
+            pieces.append(lo - t_used)
+            ships.append(total - lo - s_used)
+        given_t, given_s = t.by_seat("trains"), t.by_seat("ships")
+        box, choices = [], []
+        for p in range(n):
+            t_used, s_used = used[p]
+            left_t, left_s = given_t.get(p, pieces[p]), given_s.get(p, ships[p])
+            if type(left_t) is not int or type(left_s) is not int or left_t < 0 or left_s < 0:
+                raise TtrError(f"trains/ships[{names[p]}]: whole numbers of pieces left")
+            t_in, s_in = left_t + t_used, left_s + s_used
+            if t_in > tmax or s_in > smax or t_in + s_in != total:
+                raise TtrError(
+                    f"trains/ships[{names[p]}]: {left_t} trains and {left_s} ships left with {t_used} and {s_used} "
+                    f"placed: {t_in + s_in} pieces in play, but a player plays with {total} "
+                    f"(at most {tmax} trains, {smax} ships)"
+                )
+            pieces[p], ships[p] = left_t, left_s
+            box.append({"trains": tmax - t_in, "ships": smax - s_in})
+            choices.append(min(max(t_in, self.train_range[0]), self.train_range[1]))
+        t.pieces = pieces
+        t.extra.update(ships=ships, box=box, piece_choices=choices)
 
     # ------------------------------------------------------------------ pieces in play
     def pieces_left(self, s: GameState, p: int) -> int:
@@ -226,6 +285,15 @@ class Pieces(RSPayments):
         s._ships = tuple(self.total_pieces - t for t in s._choice)
         s._box = tuple((self.train_pieces - t, self.ship_pieces - (self.total_pieces - t)) for t in s._choice)
         super().start_play(s)
+
+    def choose_split(self, view: PlayerView, moves: list[Move], need: Callable[[], tuple[float, float]]) -> Move | None:
+        """The split closest to the spaces needed: trains in proportion to ``need()``'s train spaces."""
+        if int(view.phase) != _PIECES:
+            return super().choose_split(view, moves, need)
+        tr, sh = need()
+        lo, hi = self.train_range
+        pick = min(hi, max(lo, round(self.total_pieces * tr / (tr + sh))))
+        return next((m for m in moves if isinstance(m, ChoosePieces) and m.trains == pick), None)
 
     def default_choice(self, view: PlayerView, moves: list[Move]) -> Move | None:
         """Trains in proportion to the train spaces on the map."""
