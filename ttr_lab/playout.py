@@ -237,6 +237,8 @@ class PlayoutBot(PlayoutPlan):
         wilds (the edition's :meth:`~ttr_lab.core.hooks.EditionHooks.ticket_build`)."""
         ed = view.edition
         h = view.hand_counts
+        if not ed.can_build(h):
+            return None
         if self._touch is None:  # the cities it can build in (refreshed after claims)
             self._touch = ed.ticket_sites(view)
         for city in sorted(self._touch):

@@ -24,8 +24,9 @@ hook                     asked by
 ``table_extra``          the table scorer and the editor: the edition's
                          own facts (``table_facts``, ``seat_facts``)
 ``ticket_sites``,        the fast playout policy: pieces built on cities
-``ticket_build``,        that score with tickets (Rails & Sails' harbors),
-``builds_left``          when ``builds_on_tickets``
+``can_build``,           that score with tickets (Rails & Sails' harbors),
+``ticket_build``,        when ``builds_on_tickets``
+``builds_left``
 ``choose_split``         the playout policy: a setup split of the pieces
 =======================  =====================================================
 
@@ -148,6 +149,10 @@ class EditionHooks(EditionBase):
         tickets (Rails & Sails: free harbor cities its tickets show, at the
         end of its routes, while it has harbors left); none by default."""
         return set()
+
+    def can_build(self, hand: tuple[int, ...]) -> bool:
+        """Whether ``hand`` (card counts) pays for such a piece anywhere (a quick test; False by default)."""
+        return False
 
     def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
         """The move building such a piece in ``city`` that ``hand`` (card

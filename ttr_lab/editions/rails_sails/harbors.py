@@ -313,10 +313,11 @@ class Harbors(RSPayments):
         ends = {c for r in view.routes_of(me) for c in self.routes[self.route_index[r]].ends}
         return cities & ends
 
+    def can_build(self, hand: tuple[int, ...]) -> bool:
+        return sum(hand) >= 4 and self.harbor_count(hand) > 0
+
     def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
         """The harbor in ``city`` paid with the fewest wilds (then the first in move order)."""
-        if sum(hand) < 4 or not self.harbor_count(hand):
-            return None
         opts = self.harbor_options(hand, city)
         return min(opts, key=lambda m: (self.wilds_in(m.cards), m)) if opts else None  # type: ignore[attr-defined]
 
