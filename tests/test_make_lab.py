@@ -162,7 +162,7 @@ def test_make_lab_sets_up_and_runs_every_lesson_and_writes_nothing_into_the_repo
         deadline = time.monotonic() + 1200  # pip installs [lab,sim] into a fresh venv first
         while address is None:
             text = log.read_text(encoding="utf-8", errors="replace")
-            found = re.search(rf"http://127\.0\.0\.1:{port}(/\S*)\?token=([0-9a-f]+)", text)
+            found = re.search(r"http://(?:127\.0\.0\.1|localhost):(\d+)(/\S*)\?token=([0-9a-f]+)", text)
             if found:
                 address = found
                 break
@@ -172,8 +172,9 @@ def test_make_lab_sets_up_and_runs_every_lesson_and_writes_nothing_into_the_repo
                 pytest.fail(f"make lab stopped (exit {proc.returncode}) before printing an address:\n{text[-3000:]}")
             assert time.monotonic() < deadline, f"make lab printed no address in 20 minutes:\n{text[-3000:]}"
             time.sleep(1)
-        path, token = address.group(1), address.group(2)
-        assert path == NB_URL, f"make lab printed {path}, not notebook 01"
+        printed_port, path, token = address.groups()
+        assert path == NB_URL, f"make lab printed {path}, not notebook 01 (the old make lab: /lab, the Launcher)"
+        assert int(printed_port) == port, "LAB_ARGS did not reach jupyter lab"
         base = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(f"{base}{path}?token={token}", timeout=30) as r:
             assert r.status == 200
