@@ -688,6 +688,7 @@ def test_update_board_on_figure_widget(usa):
     update_board(fig, state, highlight=[3], paths=[[1, 2]])
     assert "highlight" in names(fig) and "path 1" in names(fig)
     assert [t.meta for t in fig.data] == keys + ["path:0"]
+    assert fig.data[-1].uid == "path-0"  # not the random uid a FigureWidget gives a trace it adds
     assert fig.data[route_trace_index(fig)] is routes_obj and k == 0
     update_board(fig, state)
     assert "highlight" not in names(fig) and route_trace_index(fig) == k

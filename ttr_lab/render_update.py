@@ -81,8 +81,10 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     for i, (target, source) in enumerate(zip(fig.data, traces)):
         if _key(target) not in fresh:
             diff = _diff(source, target._props)  # plotly's stored values, read without a deep copy
-            if diff:
-                edits[i] = diff
+        else:  # just added: a FigureWidget gave it a random uid of its own
+            diff = {"uid": source["uid"]} if target._props.get("uid") != source["uid"] else {}
+        if diff:
+            edits[i] = diff
     if edits:
         # One restyle for every changed property of every trace.  plotly_restyle sets the values
         # as given: they are built like board_figure's, which plotly validated when it was made.
