@@ -1,7 +1,8 @@
 """The classroom app (``make app``) in a real browser: Voila + Chromium.
 
-Voila serves ``apps/play.ipynb`` on 127.0.0.1 with a token, as ``make app``
-does (the ``voila_server`` fixture starts and stops it).  Checks: no page
+``make app`` itself serves ``apps/play.ipynb`` on 127.0.0.1 with a token (the
+``voila_server`` fixture starts and stops it; reloads, kernels and requests
+are checked in test_reload.py).  Checks: no page
 without the token; no code on the page; the guided first game's first turn
 (what you may do, the ticket lesson, Keep, the routes you can pay for, a first
 card, the illegal second card and its refusal with the second-card lesson);
@@ -18,8 +19,11 @@ import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
+from ttr_lab.widgets.messages import highlight_words  # noqa: E402
 from ttr_lab.widgets.tutorial import tutorial  # noqa: E402
 
+from .conftest import app_seed  # noqa: E402
+from .plotly_dom import board_print  # noqa: E402
 from .test_play_browser import LAPTOP, anywidget_failures, console_log  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -30,8 +34,7 @@ _CUT_JS = """() => [...document.querySelectorAll('.ttr-play .ttr-cards button')]
 
 
 def test_the_app_needs_its_token(voila_server):
-    base, _ = voila_server
-    url = urllib.parse.urlsplit(base)
+    url = urllib.parse.urlsplit(voila_server.base)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
     conn.request("GET", "/")
     r = conn.getresponse()
@@ -42,8 +45,7 @@ def test_the_app_needs_its_token(voila_server):
 
 
 def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_context, voila_server):
-    base, token = voila_server
-    t = tutorial("usa", seed=7)  # the app's first game, replayed here
+    t = tutorial("usa", seed=app_seed(7), opponent="easy")  # the app's first game, replayed here
     t.play_move(t.game.legal_moves[-1])  # Keep with every box ticked
     lit = t.lit_routes()
     bad = max((r for r in t.game.map.routes if r.id not in lit), key=lambda r: (r.length, -r.id))
@@ -56,7 +58,7 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
     page = chromium_context.new_page()
     page.set_viewport_size(LAPTOP)
     try:
-        page.goto(f"{base}/?token={token}", timeout=180_000)  # Voila runs the notebook first
+        page.goto(voila_server.url, timeout=180_000)  # Voila runs the notebook first
         guide = page.locator(".ttr-tutorial")
         expect(guide).to_contain_text("What you may do now: choose which tickets to keep (at least 2)", timeout=120_000)
         expect(page.get_by_text("from ttr_lab.widgets.app import app")).to_have_count(0)  # no code cells
@@ -64,7 +66,7 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
         play = page.locator(".ttr-play").first
 
         play.locator(".ttr-keep").click()
-        expect(guide).to_contain_text(f"the {len(lit)} routes lit in yellow")
+        expect(guide).to_contain_text(f"the {len(lit)} routes {highlight_words()}")  # as the board draws them
         expect(guide).to_contain_text("Try an illegal move")
         expect(guide).to_contain_text(f"{bad.a}–{bad.b} ({bad.length} {bad.color})")
         # the board is checked in test_the_app_board_follows_the_game
@@ -99,21 +101,26 @@ def test_the_app_board_follows_the_game(chromium_context, voila_server):
     """The board a Voila page builds from the executed notebook's state follows
     later redraws, and anywidget never gives up on its model (the console says
     nothing of "[anywidget] Failed to initialize model": ttr_lab.widgets.figure)."""
-    base, token = voila_server
-    t = tutorial("usa", seed=7)
+    t = tutorial("usa", seed=app_seed(7), opponent="easy")
     t.play_move(t.game.legal_moves[-1])  # Keep with every box ticked
     page = chromium_context.new_page()
     said = console_log(page)
     page.set_viewport_size(LAPTOP)
     try:
-        page.goto(f"{base}/?token={token}", timeout=180_000)  # Voila runs the notebook first
+        page.goto(voila_server.url, timeout=180_000)  # Voila runs the notebook first
         guide = page.locator(".ttr-tutorial")
         expect(guide).to_contain_text("choose which tickets to keep", timeout=120_000)
         play = page.locator(".ttr-play").first
         play.locator(".ttr-keep").click()
         expect(guide).to_contain_text("Try an illegal move")
-        traces = play.locator(".js-plotly-plot .scatterlayer .trace")
-        expect(traces).to_have_count(len(t.fig.data), timeout=15_000)  # the ticket paths gone, the glow added
+        want = [tr.name for tr in t.fig.data]  # the ticket paths gone, the glow added
+        page.wait_for_function(
+            "([el, want]) => { const gd = el.querySelector('.js-plotly-plot');"
+            " return !!gd && !!gd.data && JSON.stringify(gd.data.map(t => t.name)) === JSON.stringify(want); }",
+            arg=[play.element_handle(), want],
+            timeout=15_000,
+        )
+        assert board_print(play) is not None
         assert not anywidget_failures(said), said
     finally:
         page.close()
