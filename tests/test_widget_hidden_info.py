@@ -366,7 +366,7 @@ def test_adas_split_changes_nothing_on_bobs_screen(edition):
     slider = find(a, "ttr-pieces-slider")
     assert slider.value == min(max(20, lo), hi) and (slider.min, slider.max) == (lo, hi)
     # once both have chosen, the splits are public
-    a.choose_pieces(hi)
+    a.controls["pieces"].choose(hi)
     assert "Pieces revealed" in a.status and f"Ada {lo} trains" in a.status
 
 
@@ -379,7 +379,7 @@ def test_log_lines_say_only_what_every_player_learns():
     while g.phase != Phase.TURN:
         reveal(widget)
         if g.phase == Phase.named("setup_pieces"):
-            widget.choose_pieces(14)
+            widget.controls["pieces"].choose(14)
         else:
             find(widget, "ttr-keep").click()
     log = widget._log.value

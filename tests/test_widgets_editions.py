@@ -79,7 +79,7 @@ def play_through_controls(widget, m):
         find(widget, "ttr-choose-pieces").click()
     elif isinstance(m, ExchangePieces):
         assert shown(find(widget, "ttr-exchange-box"))
-        find(widget, "ttr-exchange").value = widget._exchange_moves.index(m)
+        find(widget, "ttr-exchange").value = widget.controls["exchange"].moves.index(m)
         find(widget, "ttr-exchange-button").click()
     elif isinstance(m, KeepTickets):
         widget.play_move(m)
@@ -196,7 +196,7 @@ def rs_widget(edition="rails_and_sails", seed=2, players=("You", "bot")):
 
 def past_pieces(widget, trains=20):
     while widget.game.phase == Phase.SETUP_PIECES:
-        widget.choose_pieces(trains)
+        widget.controls["pieces"].choose(trains)
     return widget
 
 
@@ -259,7 +259,7 @@ def test_tunnel_controls_decline_and_cannot_pay():
     g = widget.game
     assert "cannot pay" in find(widget, "ttr-tunnel-info").value
     before = g.to_dict()
-    assert not widget.pay_tunnel() and "Cannot pay the tunnel" in widget.status
+    assert not widget.controls["tunnel"].pay() and "Cannot pay the tunnel" in widget.status
     assert g.to_dict() == before
     find(widget, "ttr-tunnel-decline").click()
     assert g.route_owner(80) is None and g.hand(0) == {"yellow": 2, "blue": 3} and g.current_player == 1
@@ -321,7 +321,7 @@ def test_exchange_dropdown_plays_the_legal_exchange():
     box = find(widget, "ttr-exchange-box")
     assert shown(box)
     legal = [m for m in g.legal_moves if isinstance(m, ExchangePieces)]
-    assert widget._exchange_moves == legal
+    assert widget.controls["exchange"].moves == legal
     target = ExchangePieces("trains", 3)
     find(widget, "ttr-exchange").value = legal.index(target)
     score = g.score(0)

@@ -5,7 +5,9 @@ controllers: clicks become moves, the rules library decides.
 
 * :class:`PlayWidget` / :func:`play`: play a whole game on a clickable board;
   an edition's own decisions get the controls it names
-  (``game.edition.widget_controls``), from :data:`CONTROLS`;
+  (``game.edition.widget_controls``), each made by the factory a package
+  registered under that name (:func:`register_control`, or a
+  ``ttr_lab.controls`` entry point: :mod:`ttr_lab.widgets.controls`);
 * :class:`MoveInspector`: the legal moves, grouped, and "why is this illegal?";
 * :class:`HistoryWidget`: a slider over a recorded game.
 """
@@ -14,9 +16,9 @@ from ..extras import require
 
 require("lab", "the widgets", "plotly", "ipywidgets", "anywidget")  # an error naming the extra and its command
 
-from .controls import CONTROLS  # noqa: E402
+from .controls import CONTROLS, register_control, unregister_control  # noqa: E402
 from .history import HistoryWidget  # noqa: E402
 from .inspector import MoveInspector  # noqa: E402
 from .play_widget import PlayWidget, play  # noqa: E402
 
-__all__ = ["PlayWidget", "play", "HistoryWidget", "MoveInspector", "CONTROLS"]
+__all__ = ["PlayWidget", "play", "HistoryWidget", "MoveInspector", "CONTROLS", "register_control", "unregister_control"]

@@ -45,14 +45,12 @@ import ipywidgets as W
 
 from ..errors import TtrError, WrongTypeError
 from ..files import Folder
+from .controls import playable_editions
 from .play_bots import level_names
 from .play_widget import PlayWidget
 from .tutorial import tutorial
 
-__all__ = ["PlayApp", "app", "deal_seed", "app_key", "EDITIONS", "SCORER_WIDGETS", "KEY_ENV", "MAX_GAME_NUMBER"]
-
-#: the editions offered, as (label, edition name)
-EDITIONS = (("USA", "usa"), ("Europe", "europe"), ("Rails & Sails: World", "rails_and_sails"))
+__all__ = ["PlayApp", "app", "deal_seed", "app_key", "SCORER_WIDGETS", "KEY_ENV", "MAX_GAME_NUMBER"]
 
 #: the environment variable holding the app's key (``make app`` sets a fresh one at each start)
 KEY_ENV = "TTR_LAB_APP_KEY"
@@ -141,7 +139,9 @@ class PlayApp(W.VBox):
     ) -> None:
         self._key = app_key(key)  # checked first; kept here, never in a widget
         self.folder = Folder(folder)
-        self.edition = W.Dropdown(options=EDITIONS, value=edition, description="Map", layout=W.Layout(width="230px"))
+        self.edition = W.Dropdown(
+            options=playable_editions(), value=edition, description="Map", layout=W.Layout(width="230px")
+        )
         self.edition.add_class("ttr-app-edition")
         self.level = W.ToggleButtons(options=list(level_names()), value=level, style={"button_width": "auto"})
         self.level.add_class("ttr-app-level")

@@ -25,7 +25,7 @@ import ipywidgets as W
 
 from ..errors import InvalidMoveError
 from ..moves import Move, cards_to_text, parse_move
-from .control_base import cards_of
+from .controls.base import cards_of
 from .messages import rule_details
 
 __all__ = ["MoveInspector", "group_moves"]

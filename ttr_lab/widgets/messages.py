@@ -41,6 +41,7 @@ from typing import Any
 from .. import board_scene
 from ..errors import TtrError
 from ..moves import Move
+from ..phases import Phase
 from ..rules import explain, rule_title
 from .cards import WILD_WORDS, card_label
 
@@ -245,10 +246,10 @@ def claim_refusal(game: Any, route_id: int, rule: str, reason: str, *, you: str 
         return f"The game is over: nothing more can be claimed{quote}"
     if rule != "A4":
         now = {
-            "SECOND_CARD": "take your second card first",
-            "SETUP_TICKETS": "choose your tickets first",
-            "KEEP_TICKETS": "choose your tickets first",
-        }.get(game.phase.name, "finish the decision that is due first")
+            Phase.SECOND_CARD: "take your second card first",
+            Phase.SETUP_TICKETS: "choose your tickets first",
+            Phase.KEEP_TICKETS: "choose your tickets first",
+        }.get(game.phase, "finish the decision that is due first")
         return f"{name} cannot be claimed now: {now}{quote}"
     if not game.route_open_to(route_id, p):
         return f"{name} is closed to {you}: {_closed_why(game, route, p, you)}{quote}"

@@ -38,6 +38,7 @@ import ipywidgets as W
 
 from ..moves import DrawTickets, StopDrawing
 from ..render import board_figure, city_trace_index, route_trace_index, update_board
+from .controls.more import WIDGET_VERBS, OtherMoves
 from .figure import FigureWidget
 from .inspector import MoveInspector
 
@@ -103,6 +104,7 @@ class PlayParts:
     game: Any
     fig: Any
     controls: dict[str, Any]
+    other_moves: OtherMoves
     inspector: MoveInspector
     bots: dict[int, Any]
     humans: tuple[int, ...]
@@ -138,8 +140,11 @@ class PlayParts:
     _refusal_text: Any
     _cards_row: Any
     _anchor: tuple[Any, ...]
-    # what the controller provides
+    # what the controller provides (the public ones: the Host protocol of ttr_lab.widgets.controls.base)
     _button: Callable[..., Any]
+    refuse: Callable[..., bool]
+    hand_hidden: Callable[[], bool]
+    choose_payment: Callable[..., bool]
     click_faceup: Callable[..., bool]
     draw_blind: Callable[..., bool]
     play_move: Callable[..., bool]
@@ -168,6 +173,11 @@ class PlayParts:
 class PlayLayout(PlayParts):
     """Builds the play widget's widgets (a mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`)."""
 
+    def make_button(self, text: str, css: str, action: Callable[[], Any], **style: Any) -> Any:
+        """A button labelled ``text`` with CSS class ``css`` that calls ``action()`` when pressed;
+        a refusal it causes is shown next to it (``style``: more ``ipywidgets.Button`` keywords)."""
+        return self._button(text, css, action, **style)
+
     def _button(self, text: str, css: str, action: Callable[[], Any], **kw: Any) -> Any:
         b = W.Button(description=text, layout=W.Layout(width="auto"), **kw).add_class(css)
         b.on_click(lambda _b: self._clicked(_b, action))
@@ -178,7 +188,7 @@ class PlayLayout(PlayParts):
         row = list(self._cards_row.children) if hasattr(self, "_cards_row") else []
         if button in row:
             self._anchor = ("cards", row.index(button) + 1)
-        elif hasattr(self, "_extra") and button in self._extra.children:
+        elif hasattr(self, "other_moves") and self.other_moves.holds(button):
             self._anchor = ("cards", len(row))
         else:
             self._anchor = ("side",)
@@ -219,7 +229,9 @@ class PlayLayout(PlayParts):
             "Stop (keep one card)", "ttr-stop", lambda: self.play_move(StopDrawing()), button_style="warning"
         )
         self._draw_tickets = self._button("Draw tickets", "ttr-draw-tickets", lambda: self.play_move(DrawTickets()))
-        self._extra = W.HBox([]).add_class("ttr-extra-moves")  # pass, and moves without a control of their own
+        # pass, and any move without a control of its own: buttons, or a dropdown when there are many
+        self.other_moves = OtherMoves(self, WIDGET_VERBS.union(*(c.verbs for c in self.controls.values())))
+        self._extra = self.other_moves.box
         row = [w for c in self.controls.values() for w in c.row()]
         self._cards_row = W.HBox([*self._faceup, self._deck, self._draw_tickets, *row, self._stop, self._extra])
         return self._cards_row.add_class("ttr-cards")

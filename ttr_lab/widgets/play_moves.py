@@ -4,8 +4,8 @@ controls become moves; undo and redo; the bots' turns.
 A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`.  A click on a route
 claims it (or asks which of several payments, or says why not, asking
 ``why_illegal`` about a payment from the hand); a click on a city builds;
-the tunnel, pieces and exchange methods go to the edition's controls
-(:attr:`PlayWidget.controls`); :meth:`PlayMoves.undo` steps back to the
+an edition's own decisions are its controls' (:attr:`PlayWidget.controls`:
+``w.controls["tunnel"].pay()``); :meth:`PlayMoves.undo` steps back to the
 previous decision of a person, taking back bot moves too.
 
 >>> from ttr_lab.widgets import PlayWidget
@@ -21,22 +21,16 @@ previous decision of a person, taking back bot moves too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets, Move, cards_in_words
 from ..render import STALE_CLICK, city_trace_index, clicked_city, clicked_route, route_trace_index
-from .control_base import Control, cards_of
-from .control_build import BuildControl
-from .control_exchange import ExchangeControl
-from .control_pieces import PiecesControl
-from .control_tunnel import TunnelControl
+from .controls.base import cards_of
 from .messages import move_line
 from .play_layout import PlayParts
 from .play_seats import Note
 
 __all__ = ["PlayMoves"]
-
-_C = TypeVar("_C", bound=Control)
 
 
 class PlayMoves(PlayParts):
@@ -75,44 +69,16 @@ class PlayMoves(PlayParts):
         return self.play_move(DrawBlind(pile))
 
     def click_city(self, city: str) -> bool:
-        """What a click on a city's marker does: build a station or harbor (or ask how to pay)."""
+        """What a click on a city's marker does: what the first control taking city clicks
+        does with it (the ``build`` control builds a station or harbor, or asks how to pay)."""
         if self._anchor[0] != "board":
             self._anchor = self._city_anchor(city)
-        build = self._control("build", BuildControl)
-        if build is None:
-            ed = self.game.edition.name
-            return self._refuse(f"Nothing to build in {city}: the {ed} edition has no stations or harbors.")
-        return build.click(city)
-
-    def pay_tunnel(self, index: int | None = None) -> bool:
-        """Pay the tunnel's extra cards with the chosen option (or option ``index``)."""
-        tunnel = self._control("tunnel", TunnelControl)
-        return tunnel.pay(index) if tunnel else self._refuse(f"The {self.game.edition.name} edition has no tunnels.")
-
-    def decline_tunnel(self) -> bool:
-        """Decline the tunnel: the claim fails and the cards go back to the hand."""
-        tunnel = self._control("tunnel", TunnelControl)
-        return tunnel.decline() if tunnel else self._refuse(f"The {self.game.edition.name} edition has no tunnels.")
-
-    def choose_pieces(self, trains: int | None = None) -> bool:
-        """Setup split: keep ``trains`` trains (default: the slider's value)."""
-        pieces = self._control("pieces", PiecesControl)
-        if pieces is None:
-            return self._refuse(f"The {self.game.edition.name} edition has no choice of pieces.")
-        return pieces.choose(trains)
-
-    def exchange(self, move: Move | None = None) -> bool:
-        """Exchange pieces: the dropdown's choice (or ``move``)."""
-        ex = self._control("exchange", ExchangeControl)
-        if ex is None:
-            return self._refuse(f"The {self.game.edition.name} edition has no piece exchanges.")
-        return ex.exchange(move)
-
-    @property
-    def _exchange_moves(self) -> list[Move]:
-        """The exchange dropdown's moves (``controls["exchange"].moves``)."""
-        ex = self._control("exchange", ExchangeControl)
-        return ex.moves if ex else []
+        for control in self.controls.values():
+            done = control.city_click(city)
+            if done is not None:
+                return bool(done)
+        ed = self.game.edition.name
+        return self._refuse(f"Nothing to build in {city}: the {ed} edition has no stations or harbors.")
 
     def undo(self) -> bool:
         """Step back to the previous decision of a person, taking back bot moves too."""
@@ -154,10 +120,6 @@ class PlayMoves(PlayParts):
         return True
 
     # ------------------------------------------------------------------ moves
-    def _control(self, name: str, kind: type[_C]) -> _C | None:
-        c = self.controls.get(name)
-        return c if isinstance(c, kind) else None
-
     def _claim(self, route_id: int) -> bool:
         if self._blocked():
             return False
@@ -168,7 +130,7 @@ class PlayMoves(PlayParts):
         if not options:
             rule, reason = g.why_illegal(self._probe_claim(route_id)) or ("?", "no payment is possible")
             return self._refuse(self._refusal_words(ClaimRoute(route_id, ()), rule, reason), rule=rule)
-        return self._choose_payment(options, self._route_name(route_id))
+        return self.choose_payment(options, self._route_name(route_id))
 
     def _run_bots(self) -> list[Note]:
         g, done = self.game, list[Note]()
@@ -199,8 +161,9 @@ class PlayMoves(PlayParts):
             replay.push(move)
         return lines
 
-    def _choose_payment(self, options: Sequence[Move], what: str) -> bool:
-        """Ask which of ``options`` (moves that differ in their cards) to play."""
+    def choose_payment(self, options: Sequence[Move], what: str) -> bool:
+        """Ask which of ``options`` (legal moves that differ only in their cards) to play, in the
+        payment box (Confirm, Cancel); ``what`` names the purchase (``"Build in Roma"``)."""
         self._pending_claim = list(options)
         with self._pay.hold_sync():
             self._pay.options = [(cards_in_words(cards_of(m) or ()), i) for i, m in enumerate(options)]

@@ -2,13 +2,12 @@
 the card row's labels, the decision boxes, and what the board draws.
 
 Everything here reads the game through its public API and the widget's
-:class:`~ttr_lab.widgets.control_base.Decision` (who decides, and whether
+:class:`~ttr_lab.widgets.controls.base.Decision` (who decides, and whether
 their hand is on the screen); nothing private of anyone else is shown.
 """
 
 from __future__ import annotations
 
-import functools
 import html
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ from ..phases import Phase
 from ..render import PLAYER_COLORS
 from ..scoring import ticket_status
 from .cards import card_label, card_look, chips
-from .control_base import Decision, show
+from .controls.base import Decision, show
 from .messages import rule_details, wild_word
 from .play_bots import level_of
 from .play_layout import SIDE_PX, PlayParts
@@ -30,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PlayPanels", "PROMPTS"]
 
-_MAX_EXTRA = 6  # at most this many buttons for moves without a control of their own
 PROMPTS = {
     Phase.SETUP_TICKETS: "{name}: choose the tickets to keep (at least {k}) and press Keep; "
     "each one's cheapest path is drawn on the board.",
@@ -62,7 +60,6 @@ class PlayPanels(PlayParts):
     _inspected: int | None
     _lines: list[str]
     _replaced: frozenset[str]
-    _their_verbs: frozenset[str]
     _keep_ids: tuple[int, ...]
     _checks: list[Any]
     _over: bool
@@ -143,10 +140,6 @@ class PlayPanels(PlayParts):
         return opts
 
     # ------------------------------------------------------------------ the card row and decision boxes
-    def _extra_moves(self, now: Decision) -> list[Move]:
-        """Legal moves without a control of their own (pass, ...)."""
-        return [m for m in now.moves if m.verb not in self._their_verbs]
-
     def _refresh_cards(self, now: Decision) -> None:
         g = self.game
         for i, (button, card) in enumerate(zip(self._faceup, g.row)):
@@ -161,17 +154,7 @@ class PlayPanels(PlayParts):
         show(self._deck, "deck" not in self._replaced)
         self._draw_tickets.description = f"Draw tickets ({g.ticket_deck_size})"
         show(self._stop, bool(now.with_verb("stop")))
-        extra = self._extra_moves(now)
-        if len(extra) > _MAX_EXTRA:  # too many for buttons: use the Legal moves tab
-            extra = []
-        box = self._extra
-        if [b.description for b in box.children] != [str(m) for m in extra]:
-            old = box.children
-            box.children = [
-                self._button(str(m), f"ttr-move-{m.verb}", functools.partial(self.play_move, m)) for m in extra
-            ]
-            for b in old:  # a closed widget leaves the browser too
-                b.close()
+        self.other_moves.refresh(now)  # pass, and moves without a control of their own
 
     def _refresh_keep(self, now: Decision) -> None:
         g = self.game

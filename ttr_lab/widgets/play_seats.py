@@ -3,7 +3,7 @@ whether their hand is shown, and what the screen may tell them.
 
 A mixin of :class:`~ttr_lab.widgets.play_widget.PlayWidget`: the person looking
 (the seat to decide, else the last person who decided), "Show my hand" and
-"Hide hands", the decision due (a :class:`~ttr_lab.widgets.control_base.Decision`,
+"Hide hands", the decision due (a :class:`~ttr_lab.widgets.controls.base.Decision`,
 private only while the hand is shown), the news under the prompt (each line
 public or private to one seat: a :data:`Note`) and the refusals, in words
 for people; a private line or refusal is dropped as soon as someone else
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..moves import Move
-from .control_base import Decision
+from .controls.base import Decision
 from .messages import claim_refusal, wild_word
 from .play_layout import PlayParts
 
@@ -44,6 +44,17 @@ class PlaySeats(PlayParts):
     _place_refusal: Callable[[tuple[Any, ...]], None]
     _status_html: Callable[[], str]
     _refusal_html: Callable[[str, str | None], str]
+
+    # ------------------------------------------------------------------ for controls (the Host protocol)
+    def refuse(self, text: str, *, rule: str | None = None, private: bool = True) -> bool:
+        """Show ``text`` as a refusal next to what was clicked, with the text of ``rule`` quoted
+        from the rules reference; return False.  A ``private`` refusal tells the decider's own
+        secrets: it is dropped when someone else may be looking."""
+        return self._refuse(text, rule=rule, private=private)
+
+    def hand_hidden(self) -> bool:
+        """True, and the screen says so, when the person to decide has not shown their hand."""
+        return self._blocked()
 
     # ------------------------------------------------------------------ news and refusals
     def _refusal_words(self, move: Move, rule: str, reason: str) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import WrongTypeError
-from .control_base import Decision
+from .controls.base import Decision
 from .play_layout import PlayParts
 
 __all__ = ["PlayTabs", "ADVISOR_PLAYOUTS"]

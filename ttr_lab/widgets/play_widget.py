@@ -21,8 +21,11 @@ and what they are told in :mod:`~ttr_lab.widgets.play_seats`, the tabs and
 the advisor in :mod:`~ttr_lab.widgets.play_tabs`.
 
 An edition's own decisions have controls of their own, built from the names
-the edition declares (``game.edition.widget_controls``) through the registry
-:data:`ttr_lab.widgets.controls.CONTROLS`; they are in :attr:`PlayWidget.controls`.
+the edition declares (``game.edition.widget_controls``) by the factories
+registered under those names (:func:`ttr_lab.widgets.controls.register_control`);
+they are in :attr:`PlayWidget.controls`.  A legal move no control plays is
+offered by :attr:`PlayWidget.other_moves` (a button, or a dropdown when
+there are many).
 
 Hot-seat with hidden hands (``hide_hands=True``): the widget shows, and so
 sends to the browser, only what the person in front of the screen may know.
@@ -54,8 +57,7 @@ import ipywidgets as W
 from ..errors import IllegalMoveError, InvalidMoveError, WrongTypeError
 from ..moves import DrawBlind, Move, parse_move
 from ..state import GameState, Phase, new_game
-from .control_base import Control, Decision
-from .controls import make_controls
+from .controls import Control, Decision, make_controls
 from .messages import drawn_cards, move_line, rule_heading
 from .play_bots import bot_name, make_opponent
 from .play_layout import BOARD_PX, PlayLayout
@@ -82,8 +84,6 @@ _KWARGS = (
     "advisor",
     "color_letters",
 )
-#: verbs of the moves the widget's own controls play (cards, claims, tickets, stop)
-_OWN_VERBS = frozenset({"faceup", "blind", "claim", "tickets", "keep", "stop"})
 
 
 def _check_kwargs(cls: str, kwargs: dict[str, Any], known: Sequence[str]) -> None:
@@ -140,8 +140,10 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
     Attributes
     ----------
     game : GameState
-    controls : dict name -> :class:`~ttr_lab.widgets.control_base.Control`
+    controls : dict name -> :class:`~ttr_lab.widgets.controls.base.Control`
         The edition's own controls, as ``game.edition.widget_controls`` names them.
+    other_moves : :class:`~ttr_lab.widgets.controls.more.OtherMoves`
+        The legal moves no control plays (in the card row).
     inspector : MoveInspector
         The "Legal moves" tab.
     """
@@ -191,7 +193,6 @@ class PlayWidget(PlayMoves, PlaySeats, PlayTabs, PlayPanels, PlayLayout, W.VBox)
         self._advisor = self._make_advisor(kwargs.get("advisor", False))
         self.controls: dict[str, Control] = make_controls(self)
         self._replaced = frozenset(part for c in self.controls.values() for part in c.replaces)
-        self._their_verbs = _OWN_VERBS.union(*(c.verbs for c in self.controls.values()))
         W.VBox.__init__(self, self._build(bool(kwargs.get("hide_hands")), bool(kwargs.get("show_paths"))))
         self.add_class("ttr-play")
         self.refresh()

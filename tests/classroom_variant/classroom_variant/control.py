@@ -1,8 +1,11 @@
 """The play widget's control for ``block N``: a dropdown of the free routes and a Block button.
 
 It uses only the public side of the widget: the decision it is handed
-(:class:`~ttr_lab.widgets.control_base.Decision`) and ``host.play_move``.
-Needs the ``[lab]`` extra (ipywidgets).
+(:class:`~ttr_lab.widgets.controls.base.Decision`) and the
+:class:`~ttr_lab.widgets.controls.base.Host` protocol (``make_button``,
+``hand_hidden``, ``refuse``, ``play_move``).  ttr_lab finds it by the
+``ttr_lab.controls`` entry point in this package's ``pyproject.toml``, or
+after :func:`register_control`.  Needs the ``[lab]`` extra (ipywidgets).
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from typing import Any
 import ipywidgets as W
 
 from ttr_lab.moves import Move
-from ttr_lab.widgets.control_base import Control, Decision, Host, show
+from ttr_lab.widgets import controls
+from ttr_lab.widgets.controls import Control, Decision, Host, show
 
 __all__ = ["BlockControl", "register_control", "unregister_control"]
 
@@ -26,8 +30,7 @@ class BlockControl(Control):
     def __init__(self, host: Host) -> None:
         super().__init__(host)
         self.dropdown = W.Dropdown(options=[], layout=W.Layout(width="auto")).add_class("ttr-block")
-        self.button = W.Button(description="Block").add_class("ttr-block-button")
-        self.button.on_click(lambda _: self.block())
+        self.button = host.make_button("Block", "ttr-block-button", self.block)
         self.box = W.VBox([W.HTML("<b>Block a route</b> (once a game):"), W.HBox([self.dropdown, self.button])])
         self.box.add_class("ttr-block-box")
         self.moves: list[Move] = []
@@ -38,11 +41,14 @@ class BlockControl(Control):
 
     def block(self, move: Move | None = None) -> bool:
         """Play the dropdown's choice (or ``move``)."""
+        h = self.host
+        if h.hand_hidden():
+            return False
         if move is None:
             if not self.moves or self.dropdown.value is None:
-                return False
+                return h.refuse("No route can be blocked now.")
             move = self.moves[self.dropdown.value]
-        return self.host.play_move(move)
+        return h.play_move(move)
 
     def refresh(self, now: Decision) -> None:
         moves = now.with_verb("block")
@@ -64,14 +70,11 @@ class BlockControl(Control):
 
 
 def register_control() -> None:
-    """Today's only way to add a control: the play widget's closed dict (issue 21 A3 asks for an open registry)."""
-    from ttr_lab.widgets.controls import CONTROLS
-
-    CONTROLS["block"] = BlockControl
+    """Make the play widget build :class:`BlockControl` for an edition naming ``block``."""
+    controls.register_control("block", BlockControl)
 
 
 def unregister_control() -> None:
-    from ttr_lab.widgets.controls import CONTROLS
-
-    if CONTROLS.get("block") is BlockControl:
-        del CONTROLS["block"]
+    """Forget the control (for tests)."""
+    if controls.CONTROLS.get("block") is BlockControl:
+        controls.unregister_control("block")

@@ -1,5 +1,5 @@
 """The ``"build"`` control: a click on a city builds a station or a harbor
-(the play widget hands city clicks to :meth:`BuildControl.click`).
+(the play widget hands city clicks to :meth:`BuildControl.city_click`).
 
 The edition's build moves are its move classes with a ``city`` field
 (Europe's ``station``, Rails & Sails' ``harbor``); what has been built is
@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..moves import Move
-from .control_base import Control, Decision, Host, hand_made, move_classes
+from ...moves import Move
+from .base import Control, Decision, Host, hand_made, move_classes
 
 __all__ = ["BuildControl"]
 
@@ -41,14 +41,14 @@ class BuildControl(Control):
     def click(self, city: str) -> bool:
         """Build in ``city``: at once with a single payment, else ask how to pay."""
         h, g = self.host, self.game
-        if h._blocked():
+        if h.hand_hidden():
             return False
         legal = [m for m in g.legal_moves if m.verb in self.verbs]
         options = [m for m in legal if getattr(m, "city", None) == city]
         if len(options) == 1:
             return h.play_move(options[0])
         if options:
-            return h._choose_payment(options, f"{options[0].verb.capitalize()} in {city}")
+            return h.choose_payment(options, f"{options[0].verb.capitalize()} in {city}")
         reasons: list[tuple[str, str, str]] = []
         for cls in self.classes:
             probe = self._probe(cls, city, legal)
@@ -56,9 +56,13 @@ class BuildControl(Control):
             if why is not None:
                 reasons.append((cls.verb, *why))
         if not reasons:  # the library lists no build here, yet finds nothing against the probe
-            return h._refuse(f"No legal way to build in {city} now.")
+            return h.refuse(f"No legal way to build in {city} now.")
         text = "; ".join(f"Cannot build {_a(verb)} in {city} (rule {rule}): {reason}" for verb, rule, reason in reasons)
-        return h._refuse(text, rule=reasons[0][1])
+        return h.refuse(text, rule=reasons[0][1])
+
+    def city_click(self, city: str) -> bool:
+        """A click on a city's marker builds there (:meth:`click`)."""
+        return self.click(city)
 
     def _probe(self, cls: type[Move], city: str, legal: list[Move]) -> Move | None:
         """A move of ``cls`` in ``city`` to ask ``why_illegal`` about."""

@@ -12,9 +12,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..moves import Move, cards_in_words
-from .cards import card_chip
-from .control_base import Control, Decision, Host, cards_of, hand_made, move_classes, show
+from ...moves import Move, cards_in_words
+from ..cards import card_chip
+from .base import Control, Decision, Host, cards_of, hand_made, move_classes, show
 
 __all__ = ["TunnelControl"]
 
@@ -38,8 +38,8 @@ class TunnelControl(Control):
                 self.options,
                 W.HBox(
                     [
-                        host._button("Pay", "ttr-tunnel-pay", self.pay, button_style="success"),
-                        host._button("Decline", "ttr-tunnel-decline", self.decline, button_style="danger"),
+                        host.make_button("Pay", "ttr-tunnel-pay", self.pay, button_style="success"),
+                        host.make_button("Decline", "ttr-tunnel-decline", self.decline, button_style="danger"),
                     ]
                 ),
             ]
@@ -59,7 +59,7 @@ class TunnelControl(Control):
     def pay(self, index: int | None = None) -> bool:
         """Pay with the chosen option (or option ``index``)."""
         h, g = self.host, self.game
-        if h._blocked():
+        if h.hand_hidden():
             return False
         pays, _ = self._split(g.legal_moves)
         if not pays:
@@ -69,19 +69,19 @@ class TunnelControl(Control):
             probe = hand_made(self._pay_class, cards=cards) if self._pay_class else None
             why = g.why_illegal(probe) if probe is not None else None
             rule, reason = why or ("?", "no payment is possible")
-            return h._refuse(f"Cannot pay the tunnel (rule {rule}): {reason}", rule=rule)
+            return h.refuse(f"Cannot pay the tunnel (rule {rule}): {reason}", rule=rule)
         i = self.options.value if index is None else index
         return h.play_move(pays[i or 0])
 
     def decline(self) -> bool:
         """Decline: the claim fails and the cards stay in the hand."""
         h = self.host
-        if h._blocked():
+        if h.hand_hidden():
             return False
         _, declines = self._split(self.game.legal_moves)
         probe = declines[0] if declines else (hand_made(self._decline_class) if self._decline_class else None)
         if probe is None:
-            return h._refuse("There is no tunnel decision to decline.")
+            return h.refuse("There is no tunnel decision to decline.")
         return h.play_move(probe)
 
     # ------------------------------------------------------------------ display

@@ -10,8 +10,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..moves import Move
-from .control_base import Control, Decision, Host, show
+from ...moves import Move
+from .base import Control, Decision, Host, show
 
 __all__ = ["ExchangeControl"]
 
@@ -28,7 +28,7 @@ class ExchangeControl(Control):
         self.box = W.VBox(
             [
                 W.HTML("<b>Exchange pieces</b> (−1 point each):"),
-                W.HBox([self.dropdown, host._button("Exchange", "ttr-exchange-button", self.exchange)]),
+                W.HBox([self.dropdown, host.make_button("Exchange", "ttr-exchange-button", self.exchange)]),
             ]
         ).add_class("ttr-exchange-box")
         self.moves: list[Move] = []
@@ -40,11 +40,11 @@ class ExchangeControl(Control):
     def exchange(self, move: Move | None = None) -> bool:
         """Play the dropdown's choice (or ``move``)."""
         h = self.host
-        if h._blocked():
+        if h.hand_hidden():
             return False
         if move is None:
             if not self.moves or self.dropdown.value is None:
-                return h._refuse("No exchange is possible now.")
+                return h.refuse("No exchange is possible now.")
             move = self.moves[self.dropdown.value]
         return h.play_move(move)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..moves import Move
-from .control_base import Control, Decision, Host, hand_made, move_classes, show
+from ...moves import Move
+from .base import Control, Decision, Host, hand_made, move_classes, show
 
 __all__ = ["PiecesControl"]
 
@@ -45,7 +45,7 @@ class PiecesControl(Control):
                 W.HTML("<b>Split your pieces (secret until all have chosen):</b>"),
                 self.slider,
                 self.label,
-                host._button("Choose", "ttr-choose-pieces", self.choose, button_style="primary"),
+                host.make_button("Choose", "ttr-choose-pieces", self.choose, button_style="primary"),
             ]
         ).add_class("ttr-pieces-box")
         self._key: tuple[Any, ...] | None = None
@@ -57,13 +57,13 @@ class PiecesControl(Control):
     def choose(self, trains: int | None = None) -> bool:
         """Keep ``trains`` trains (default: the slider's value); the rest are ships."""
         h = self.host
-        if h._blocked():
+        if h.hand_hidden():
             return False
         n = self.slider.value if trains is None else trains
         legal: list[Move] = [m for m in self.game.legal_moves if m.verb == "pieces" and getattr(m, "trains", None) == n]
         move = legal[0] if legal else (hand_made(self._class, trains=n) if self._class else None)
         if move is None:
-            return h._refuse("There are no pieces to choose.")
+            return h.refuse("There are no pieces to choose.")
         return h.play_move(move)
 
     # ------------------------------------------------------------------ display
@@ -72,7 +72,7 @@ class PiecesControl(Control):
         return all(g.pieces_chosen(q) for q in range(g.n))
 
     def prompt(self) -> str | None:
-        if self.game.phase.name != "SETUP_PIECES":
+        if not any(m.verb == "pieces" for m in self.game.legal_moves):  # public: the decision due
             return None
         return "{name}: choose how many trains to keep (the rest are ships) and press Choose."
 

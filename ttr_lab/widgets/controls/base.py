@@ -1,9 +1,11 @@
-"""The base of the play widget's edition controls, and what they may ask of it.
+"""The base of the play widget's controls, and what a control may ask of the widget.
 
 An edition names the controls its decisions need
 (``game.edition.widget_controls``: Europe ``("build", "tunnel")``, Rails &
 Sails ``("piles", "pieces", "exchange", "build")``); the play widget builds
-exactly those, from the registry in :mod:`ttr_lab.widgets.controls`.
+exactly those, each from the factory registered under that name
+(:func:`ttr_lab.widgets.controls.register_control`, or a ``ttr_lab.controls``
+entry point of the package that brings the edition).
 
 A control
 
@@ -14,9 +16,35 @@ A control
   (``game.tunnel``, ``game.trains(p)``...), which exist because the edition
   declared the control;
 * decides nothing: it hands a move to :meth:`Host.play_move`, and a refusal
-  quotes the library's ``why_illegal``;
+  quotes the library's ``why_illegal`` through :meth:`Host.refuse`;
+* asks its widget only what :class:`Host` lists (public methods, typed), so
+  it works in any widget that offers them;
 * shows a decision only while :attr:`Decision.private` says the person
   deciding is the one looking at the screen (hot-seat, hidden hands).
+
+A control in a few lines (the classroom variant's ``block`` control, in
+``tests/classroom_variant``, is a complete one)::
+
+    class PassControl(Control):
+        name = "pass"
+        verbs = frozenset({"pass"})
+
+        def __init__(self, host: Host) -> None:
+            super().__init__(host)
+            self.button = host.make_button("Pass", "ttr-pass", self.play)
+
+        def row(self) -> list[Any]:
+            return [self.button]
+
+        def play(self) -> bool:
+            if self.host.hand_hidden():
+                return False
+            return self.host.play_move("pass")
+
+        def refresh(self, now: Decision) -> None:
+            show(self.button, bool(now.with_verb("pass")))
+
+    register_control("pass", PassControl)
 """
 
 from __future__ import annotations
@@ -26,10 +54,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ..moves import CardList, Move
+from ...moves import CardList, Move
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import GameState
+    from ...state import GameState
 
 __all__ = ["Control", "Decision", "Host", "cards_of", "move_classes", "hand_made", "show"]
 
@@ -54,22 +82,55 @@ class Decision:
 
 
 class Host(Protocol):
-    """What a control may ask of the play widget."""
+    """What a control may ask of the widget that hosts it (the play widget).
 
+    This is the whole of it: a control calls nothing else of its host.
+    Each method that acts returns True when it did what was asked, False
+    when it refused (the reason is then on the screen, next to what was
+    clicked).
+
+    >>> from ttr_lab.widgets import PlayWidget
+    >>> w = PlayWidget("europe", players=["You", "bot"], seed=1)
+    >>> host: Host = w  # the play widget is a Host
+    >>> host.refuse("Nothing to do here.", private=False), w.status.splitlines()[-1]
+    (False, 'Nothing to do here.')
+    """
+
+    #: the game on the board (read it; change it only through :meth:`play_move`)
     game: GameState
-    fig: Any
 
-    def play_move(self, move: Move | str) -> bool: ...
+    def play_move(self, move: Move | str) -> bool:
+        """Play ``move`` (a move or its notation) for the seat to move, then let the bots
+        move; False, with the library's reason shown, if the library refuses it."""
+        ...
 
-    def draw_blind(self, pile: str | None = None) -> bool: ...
+    def draw_blind(self, pile: str | None = None) -> bool:
+        """Draw the top card of ``pile`` (``None`` where the edition has one pile)."""
+        ...
 
-    def _refuse(self, text: str, *, rule: str | None = None, private: bool = True) -> bool: ...
+    def refuse(self, text: str, *, rule: str | None = None, private: bool = True) -> bool:
+        """Show ``text`` as a refusal next to what was clicked (with the text of ``rule``,
+        quoted from the rules reference); return False.  A ``private`` refusal tells the
+        decider's own secrets (their hand...): it is dropped when someone else may be looking."""
+        ...
 
-    def _blocked(self) -> bool: ...
+    def hand_hidden(self) -> bool:
+        """True, and the screen says so, when the person to decide has not shown their hand
+        (hot-seat with hidden hands): a control then does nothing, not even a refusal that
+        would tell what is in that hand."""
+        ...
 
-    def _button(self, text: str, css: str, action: Callable[[], Any], **kw: Any) -> Any: ...
+    def make_button(self, text: str, css: str, action: Callable[[], Any], **style: Any) -> Any:
+        """A button labelled ``text`` with CSS class ``css`` (what browser tests select), that
+        calls ``action()`` when pressed; a refusal it causes is shown next to it.  ``style``:
+        more ``ipywidgets.Button`` keywords (``button_style="success"``)."""
+        ...
 
-    def _choose_payment(self, options: Sequence[Move], what: str) -> bool: ...
+    def choose_payment(self, options: Sequence[Move], what: str) -> bool:
+        """Ask which of ``options`` (legal moves that differ only in the cards they pay) to
+        play, in the widget's payment box (Confirm, Cancel); ``what`` names the purchase
+        (``"Build in Roma"``)."""
+        ...
 
 
 def cards_of(move: Move) -> CardList | None:
@@ -117,7 +178,14 @@ class Control:
     (the moves they play: the widget offers no other button for them) and
     :attr:`replaces` (parts of the widget's own controls they take over:
     ``"deck"``, the single deck button; ``"pieces"``, the trains column of
-    the score table).
+    the score table), build their widgets in ``__init__`` (with
+    :meth:`Host.make_button` for buttons) and override the methods below
+    that they need: the widget calls :meth:`refresh` after every change,
+    places :meth:`row` and :meth:`side`, and asks the others when it
+    writes the prompt, the score table and the board.  A control is made
+    by the factory registered under its name
+    (:func:`~ttr_lab.widgets.controls.register_control`), called with the
+    host: the class itself is such a factory.
     """
 
     name: ClassVar[str] = ""
@@ -129,6 +197,7 @@ class Control:
 
     @property
     def game(self) -> GameState:
+        """The host's game."""
         return self.host.game
 
     # ------------------------------------------------------------------ layout
@@ -159,6 +228,11 @@ class Control:
     def highlight(self) -> Iterable[int]:
         """Route ids to light up on the board (public facts only)."""
         return ()
+
+    def city_click(self, city: str) -> bool | None:
+        """A click on ``city``'s marker on the board: act on it and return whether a move
+        was played, or None when this control does not take city clicks (the default)."""
+        return None
 
     def faceup_refill(self) -> str | None:
         """The pile that refills a face-up slot, where the player chooses it."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from .control_base import Control, Decision, Host
+from .base import Control, Decision, Host
 
 __all__ = ["PilesControl"]
 
@@ -32,7 +32,9 @@ class PilesControl(Control):
             value="trains" if "trains" in piles else first[0],
             style={"button_width": "auto"},
         ).add_class("ttr-refill")
-        self.decks = [host._button(f"{p} deck", f"ttr-deck-{p}", functools.partial(host.draw_blind, p)) for p in piles]
+        self.decks = [
+            host.make_button(f"{p} deck", f"ttr-deck-{p}", functools.partial(host.draw_blind, p)) for p in piles
+        ]
 
     def row(self) -> list[Any]:
         return [self.refill, *self.decks]
