@@ -244,7 +244,7 @@ def test_a_move_with_more_options_than_fit_gets_a_dropdown(bare):
         find(w, "ttr-keep").click()
     assert g.current_player == 1
     # while the hand is hidden, nothing of the decision is on the page
-    assert w.other_moves.box.children == () and not [x for x in all_widgets(w) if "ttr-moves-block" in x._dom_classes]
+    assert find(w, "ttr-extra-moves").children == ()
     find(w, "ttr-reveal").click()
     blocks = [m for m in g.legal_moves if m.verb == "block"]
     assert len(blocks) > 6
@@ -253,8 +253,8 @@ def test_a_move_with_more_options_than_fit_gets_a_dropdown(bare):
     menu.value = next(i for text, i in menu.options if text.startswith("block route 57 "))
     find(w, "ttr-moves-block-play").click()
     assert g.blocked_routes() == {57: 1} and g.move_stack[-1] == blocks[menu.options[menu.value][1]]
-    assert not [x for x in all_widgets(w) if "ttr-moves-block" in x._dom_classes]  # Ann's screen: hidden again
-    assert w.other_moves.moves == []
+    assert find(w, "ttr-extra-moves").children == ()  # Ann's screen: hidden again
+    assert not [x for x in all_widgets(w) if "ttr-moves-block" in x._dom_classes]
 
 
 def test_the_app_offers_the_editions_the_widget_can_play(bare, rocket):

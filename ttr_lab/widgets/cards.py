@@ -78,14 +78,17 @@ def card_chip(game: Any, name: str, count: int | None = None) -> str:
 
 
 def chips(game: Any, hand: dict[str, int] | CardList) -> str:
-    """A hand as coloured chips; with several piles, one line per kind (trains, ships, wilds)."""
+    """A hand as coloured chips; with several piles, one line per kind of card, in the
+    order of the edition's card types (Rails & Sails: trains, ships, wilds)."""
     items = list(hand.items()) if isinstance(hand, dict) else list(hand)
     if len(game.edition.pile_names) < 2:
         return " ".join(card_chip(game, n, k) for n, k in items)
+    kinds = list(dict.fromkeys(ct.kind for ct in game.edition.card_types))
     rows = []
-    for kind, title in (("train", "trains"), ("ship", "ships"), ("wild", "wilds")):
-        part = [(n, k) for n, k in items if getattr(_card_type(game, n), "kind", "train") == kind]
+    for kind in kinds:
+        part = [(n, k) for n, k in items if getattr(_card_type(game, n), "kind", kinds[0]) == kind]
         if part:
+            title = html.escape(f"{kind}s")
             total = sum(k for _, k in part)
             shown = " ".join(card_chip(game, n, k) for n, k in part)
             rows.append(f'<div class="ttr-hand-{title}"><i>{title} ({total}):</i> {shown}</div>')

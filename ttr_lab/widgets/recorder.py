@@ -246,9 +246,10 @@ class RecorderWidget(W.VBox):
         w = ScorerWidget(v.edition, list(self.names), width=self._width)
         for rid, q in v.route_owners().items():
             w.routes[q].append(rid)
+        fact = dict(v.edition.buildings)  # a kind of building -> its fact (``station`` -> ``stations``)
         for kind, cities in v.buildings().items():
             for city, q in cities.items():
-                getattr(w, kind + "s")[q].append(city)
+                w.built[fact[kind]][q].append(city)
         w.tickets[self.seat] = [t.id for t in v.tickets]
         w.refresh()
         return w

@@ -83,12 +83,14 @@ class ScorerWidget(W.VBox):
         n = len(self.names)
         self.routes: list[list[int]] = [[] for _ in range(n)]
         self.tickets: list[list[int]] = [[] for _ in range(n)]
-        self.stations: list[list[str]] = [[] for _ in range(n)]
-        self.harbors: list[list[str]] = [[] for _ in range(n)]
+        #: the cities of each seat's pieces, by the fact that names them (``"stations"``,
+        #: ``"harbors"``): the kinds of buildings the edition has and its scorer takes
+        self.built: dict[str, list[list[str]]] = {
+            fact: [[] for _ in range(n)] for _, fact in ed.buildings if fact in ed.scorer_facts
+        }
         self.exchanged: list[int] = [0] * n
         self.outcome: Outcome | None = None
-        api = ed.state_api
-        self._kinds = ["routes"] + [k for k, a in (("stations", "stations_of"), ("harbors", "harbors_of")) if a in api]
+        self._kinds = ["routes", *self.built]
         self._labels = {t: f"{t}: {ed.map.ticket(t).label()} ({ed.map.ticket(t).points})" for t in ed.ticket_universe()}
         self._width = width
 
@@ -116,7 +118,7 @@ class ScorerWidget(W.VBox):
         self.exchange = W.BoundedIntText(min=0, max=1000, description="Exchanged")
         self.exchange.add_class("ttr-scorer-exchanged")
         self.exchange.observe(self._on_exchange, "value")
-        if "exchanged" not in api:
+        if "exchanged" not in ed.scorer_facts:
             self.exchange.layout.display = "none"
         self.message = W.HTML().add_class("ttr-scorer-message")
         self.breakdown = W.HTML().add_class("ttr-scorer-breakdown")
@@ -153,6 +155,30 @@ class ScorerWidget(W.VBox):
     @property
     def seat(self) -> int:
         return int(self.player.value)
+
+    @property
+    def stations(self) -> list[list[str]]:
+        """Each seat's station cities (``built["stations"]``; empty tuples in an edition without stations)."""
+        return self._cities("stations")
+
+    @stations.setter
+    def stations(self, value: list[list[str]]) -> None:
+        self.built["stations"] = value
+
+    @property
+    def harbors(self) -> list[list[str]]:
+        """Each seat's harbor cities (``built["harbors"]``; empty tuples in an edition without harbors)."""
+        return self._cities("harbors")
+
+    @harbors.setter
+    def harbors(self, value: list[list[str]]) -> None:
+        self.built["harbors"] = value
+
+    def _cities(self, fact: str) -> list[list[str]]:
+        if fact in self.built:
+            return self.built[fact]
+        none: Any = tuple(() for _ in self.names)  # nothing to add to: the edition has no such pieces
+        return none
 
     def _say(self, text: str, error: bool = False) -> None:
         style = "color:#b71c1c" if error else "color:#1b5e20"
@@ -200,10 +226,11 @@ class ScorerWidget(W.VBox):
             self._say(f"there is no city {str(city)[:40]!r} on the {self.edition.map.id} map", True)
             return False
         kind = self.click_kind.value
-        if kind == "routes":
-            self._say(f"{city}: choose 'stations' or 'harbors' above the board to place one", True)
+        if kind not in self.built:
+            kinds = " or ".join(repr(k) for k in self.built) or "a kind of building"
+            self._say(f"{city}: choose {kinds} above the board to place one", True)
             return False
-        held = self.stations if kind == "stations" else self.harbors
+        held = self.built[kind]
         for q, cities in enumerate(held):
             if city in cities and q != self.seat:
                 self._say(f"{city} has {self.names[q]}'s {kind[:-1]}", True)
@@ -321,8 +348,7 @@ class ScorerWidget(W.VBox):
     def entries(self) -> dict[str, Any]:
         """The keyword arguments of :func:`ttr_lab.table_score.score` this sheet holds."""
         kw: dict[str, Any] = {"players": list(self.names)}
-        for key in ("routes", "tickets", "stations", "harbors"):
-            held = getattr(self, key)
+        for key, held in {"routes": self.routes, "tickets": self.tickets, **self.built}.items():
             if any(held):
                 kw[key] = {p: list(v) for p, v in enumerate(held)}
         if any(self.exchanged):
@@ -356,7 +382,7 @@ class ScorerWidget(W.VBox):
         self.held.options = [(self._labels[t], t) for t in self.tickets[p]]
         self.exchange.value = self.exchanged[p]
         owners = {rid: q for q, owned in enumerate(self.routes) for rid in owned}
-        build = {k: {c: q for q, cs in enumerate(getattr(self, k)) for c in cs} for k in ("stations", "harbors")}
+        build = {k: {c: q for q, cs in enumerate(held) for c in cs} for k, held in self.built.items()}
         paths: list[_Path] = []
         out = self.outcome
         if out is not None:
@@ -373,8 +399,8 @@ class ScorerWidget(W.VBox):
             player_names=self.names,
             paths=paths,
             tickets=[self.edition.map.ticket(t) for t in self.tickets[p]],
-            stations=build["stations"] or None,
-            harbors=build["harbors"] or None,
+            stations=build.get("stations") or None,
+            harbors=build.get("harbors") or None,
             width=self._width,
             title="",
         )

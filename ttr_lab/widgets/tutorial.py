@@ -290,7 +290,7 @@ class TutorialWidget(PlayWidget):
         for r in me.routes:
             n = g.map.route(r).length
             by_len[n] = by_len.get(n, 0) + 1
-        table = getattr(g.edition, "route_points", {})
+        table = g.edition.route_points
         routes = " + ".join(
             f"{k} of length {n} × {table.get(n, '?')} point{'s' if table.get(n) != 1 else ''}"
             for n, k in sorted(by_len.items())
