@@ -7,9 +7,9 @@ entry points) that builds into a wheel: USA with a steeper route table, a new mo
 (``blocked``), a hidden one (each seat's secret ``objective`` city, dealt at setup
 and scored at the end), board marks (the closed route; the objective city on its
 owner's board only) and a widget control for ``block``.  It joins ttr_lab through
-``register_edition`` (and, for the control, today's closed ``CONTROLS`` dict), and
-declares ``ttr_lab.editions`` / ``ttr_lab.controls`` entry points for a ttr_lab that
-finds plug-ins without registration.
+``register_edition`` (and, for the control, ``ttr_lab.widgets.controls.register_control``),
+and declares ``ttr_lab.editions`` / ``ttr_lab.controls`` entry points for a ttr_lab that
+finds plug-ins without registration (the play widget reads the ``ttr_lab.controls`` ones).
 
 Each check that fails on today's main is marked ``xfail(strict=True)`` with the item
 of issue 21 it waits for: when the refactor makes it pass, the strict mark turns it
@@ -560,8 +560,8 @@ print("control found")
 @pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
-    reason="issue 21 A4 (and A3): editions are found only after register_edition (core/registry.py), "
-    "controls only in widgets/controls.py's CONTROLS dict; no entry points are read",
+    reason="issue 21 A4: editions are found only after register_edition (core/registry.py); "
+    "no ttr_lab.editions entry point is read (controls are: widgets/controls, issue 21 A3)",
 )
 def test_installed_variant_is_found_by_its_entry_points(tmp_path):
     pytest.importorskip("ipywidgets")
