@@ -79,7 +79,8 @@ class EditorWidget(ScorerWidget):
     def facts(self) -> dict[str, Any]:
         """The keyword arguments of :func:`ttr_lab.editor.seat_view` the form holds."""
         kw: dict[str, Any] = {"players": list(self.names), "seat": self.me}
-        for key, held in {"routes": self.routes, **self.built}.items():
+        placed: dict[str, list[list[Any]]] = {"routes": self.routes, **self.built}
+        for key, held in placed.items():
             if any(held):
                 kw[key] = {p: list(v) for p, v in enumerate(held)}
         kw["hand"] = {c: w.value for c, w in self.hand.items() if w.value}

@@ -348,7 +348,8 @@ class ScorerWidget(W.VBox):
     def entries(self) -> dict[str, Any]:
         """The keyword arguments of :func:`ttr_lab.table_score.score` this sheet holds."""
         kw: dict[str, Any] = {"players": list(self.names)}
-        for key, held in {"routes": self.routes, "tickets": self.tickets, **self.built}.items():
+        sheet: dict[str, list[list[Any]]] = {"routes": self.routes, "tickets": self.tickets, **self.built}
+        for key, held in sheet.items():
             if any(held):
                 kw[key] = {p: list(v) for p, v in enumerate(held)}
         if any(self.exchanged):
