@@ -363,13 +363,6 @@ def test_seat_view_takes_the_variant_facts(cv):
 
 # --------------------------------------------------------------------------- the board
 
-_MARKS = (
-    "issue 21 A2: no hook lets an edition draw on the board (board_scene.Scene knows only stations and "
-    "harbors); the closed route and the objective city are not drawn"
-)
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=_MARKS)
 def test_board_draws_the_closed_route(cv):
     from ttr_lab.svg import board_svg
 
@@ -382,7 +375,6 @@ def test_board_draws_the_closed_route(cv):
     assert label in board_figure(g).to_json()
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=_MARKS)
 def test_a_view_board_marks_its_own_objective(cv):
     from ttr_lab.svg import board_svg
 
@@ -473,7 +465,6 @@ def test_play_widget_click_claims_and_the_control_blocks(cv):
     assert w.fig._widget_data == w.fig._data
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=_MARKS)
 def test_play_widget_draws_the_marks(cv):
     w = hot_seat()
     g = w.game

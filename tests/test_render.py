@@ -11,11 +11,13 @@ from types import SimpleNamespace
 import plotly.graph_objects as go
 import pytest
 
+from ttr_lab import ClaimRoute, DrawBlind, find_edition, new_game
 from ttr_lab.board_frame import board_frame, frame
 from ttr_lab.board_geometry import geometry
 from ttr_lab.board_labels import BADGE_R, DOT_R, text_width
 from ttr_lab.board_scene import HIGHLIGHT, SEAT_MARKS
 from ttr_lab.data import available_maps, load_map
+from ttr_lab.editions.europe import BuildStation
 from ttr_lab.errors import NotFoundError, WrongTypeError
 from ttr_lab.render import (
     PLAYER_COLORS,
@@ -389,29 +391,36 @@ def test_unknown_route_is_an_error(usa):
 
 
 def test_overlays_add_their_traces(usa):
+    """The base game's overlays, and an edition's marks given by their keywords: Europe's
+    stations (an edition on the USA map), Rails & Sails' harbors (on the Great Lakes map)."""
     ticket = usa.tickets[0]
     fig = board_figure(
-        usa,
+        find_edition("europe", map="usa"),
         highlight=[1, 2],
         paths=[[1, 2], SimpleNamespace(routes=[3], name="short")],
         tickets=[ticket, ("Seattle", "Miami")],
         stations={"Boston": 0},
-        harbors={"Miami": 1},
     )
+    lakes = load_map("rails_and_sails_great_lakes")
+    harbor = next(c.name for c in lakes.cities if c.harbor)
+    harbors = board_figure(find_edition("great_lakes"), harbors={harbor: 1})
     got = names(fig)
-    for name in ("highlight", "path 1", "short", "ticket lines", "tickets", "stations", "harbors"):
+    for name in ("highlight", "path 1", "short", "ticket lines", "tickets", "stations"):
         assert name in got
+    assert "harbors" in names(harbors) and "harbors" not in [t.meta for t in fig.data]  # Europe has none
     assert trace(fig, "highlight").fill is None
     assert len(polygons(trace(fig, "path 1"))) == usa.route(1).length + usa.route(2).length
     assert trace(fig, "path 1").line.color != trace(fig, "short").line.color
     rings = trace(fig, "tickets")
     assert len(rings.x) == len({ticket.a, ticket.b, "Seattle", "Miami"})
     assert trace(fig, "stations").marker.color == (PLAYER_COLORS[0],)
-    assert trace(fig, "harbors").marker.color == (PLAYER_COLORS[1],)
-    assert trace(fig, "harbors").text == ("⚓",)
+    assert trace(harbors, "harbors").marker.color == (PLAYER_COLORS[1],)
+    assert trace(harbors, "harbors").text == ("⚓",)
     # overlays never steal clicks; glows and bands sit under the spaces
-    for name in ("highlight", "path 1", "tickets", "stations", "harbors"):
+    for name in ("highlight", "path 1", "tickets", "stations"):
         assert trace(fig, name).hoverinfo == "skip"
+    assert trace(harbors, "harbors").hoverinfo == "skip"
+    assert [t.meta for t in harbors.data].index("harbors") == 2 and trace(harbors, "harbors").zorder == 2
     # the clickable traces come first; the overlays are drawn under them by zorder, the
     # highlight and the paths under the pieces
     assert got[:2] == ["routes", "cities"] and got.index("highlight") < got.index("path 1")
@@ -442,7 +451,7 @@ def test_no_badge_sits_on_a_city_dot():
                 assert not (x0 < bx < x1 and y0 < by < y1), (map_id, city, lab.text)
     lakes = load_map("rails_and_sails_great_lakes")
     harbor = next(c.name for c in lakes.cities if c.harbor)
-    fig = board_figure(lakes, harbors={harbor: 0})
+    fig = board_figure(find_edition("great_lakes"), harbors={harbor: 0})
     assert (trace(fig, "harbors").x[0], trace(fig, "harbors").y[0]) == frame(lakes, 880).badges[harbor]
 
 
@@ -450,8 +459,14 @@ def test_no_overlays_no_overlay_traces(usa_fig):
     for name in ("highlight", "path 1", "tickets", "stations", "harbors", "claimed by Player 1", "lengths"):
         assert name not in names(usa_fig)
     # an overlay that shows nothing is still a trace: no points, no name, no legend entry (issue 19)
-    for key in ("highlight", "ticket lines", "tickets", "stations", "harbors"):
+    for key in ("highlight", "ticket lines", "tickets"):
         t = usa_fig.data[[u.meta for u in usa_fig.data].index(key)]
+        assert list(t.x) == [None] and t.name == "" and not t.showlegend, key
+    # an edition's marks likewise, a trace per style it declares; a map alone has none
+    assert not {"stations", "harbors"} & {t.meta for t in usa_fig.data}
+    for edition, key in (("europe", "stations"), ("world", "harbors")):
+        empty = board_figure(new_game(edition, players=2, seed=1))
+        t = empty.data[[u.meta for u in empty.data].index(key)]
         assert list(t.x) == [None] and t.name == "" and not t.showlegend, key
 
 
@@ -460,14 +475,14 @@ def test_every_board_of_a_game_has_the_same_traces_and_frame(usa):
     the same keys in the same order, each with a uid made from its key, and its picture has the
     same size, margins and axis ranges; the clickable traces are the first two."""
     seats = dict(player_names=["Ada", "Bo"])
-    plain = board_figure(usa, **seats)
+    europe = find_edition("europe", map="usa")  # an edition with marks (stations), on the USA map
+    plain = board_figure(europe, **seats)
     busy = board_figure(
-        usa,
+        europe,
         owners={1: 0, 9: 1},
         highlight=[3, 4, 5],
         tickets=usa.tickets[:5],
-        stations={"Denver": 0},
-        harbors={"Miami": 1},
+        stations={"Denver": 0, "Miami": 1},
         paths=[SimpleNamespace(name=f"a long ticket name: {i} more cars", routes=[i + 1]) for i in range(6)],
         **seats,
     )
@@ -583,8 +598,11 @@ def test_font_width_model():
 
 
 class FakeState:
+    """A duck-typed game state: a map, an edition (Europe's rules on it: stations), owners, buildings, moves."""
+
     def __init__(self, m):
         self.map = m
+        self.edition = find_edition("europe", map=m)
         self.player_names = ("Ada", "Bo", "Cy")
         self._owners = {1: 0}
         self.move_stack = ()
@@ -593,7 +611,7 @@ class FakeState:
         return dict(self._owners)
 
     def buildings(self):  # pieces built on cities, by kind (as GameState.buildings)
-        return {"station": {"Denver": 2}, "harbor": {}}
+        return {"station": {"Denver": 2}}
 
 
 def test_object_with_map_and_route_owners(usa):
@@ -614,14 +632,14 @@ def test_object_with_map_and_route_owners(usa):
 def test_last_move_of_each_player_is_haloed(usa):
     state = FakeState(usa)
     state._owners = {1: 0, 7: 1, 9: 0}
-    claim = lambda rid: SimpleNamespace(verb="claim", route=rid)
+    claim = lambda rid: ClaimRoute(rid, (("red", 1),))
     state.move_stack = (
         claim(1),
-        SimpleNamespace(verb="blind"),
+        DrawBlind(),
         claim(7),
         claim(9),
         claim(44),
-        SimpleNamespace(verb="station", city="Denver"),
+        BuildStation("Denver", (("red", 1),)),
     )
     fig = board_figure(state)  # route 44 was declined (a tunnel) or undone: nobody owns it
     geo = geometry(usa)
@@ -648,7 +666,7 @@ def test_last_moves_of_a_real_game():
     owners = g.route_owners()
     want = {}
     for move in reversed(g.move_stack):
-        if move.verb == "claim" and move.route in owners:
+        if isinstance(move, ClaimRoute) and move.route in owners:
             want.setdefault(owners[move.route], move.route)
     assert want
     fig = board_figure(g)

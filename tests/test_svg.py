@@ -21,6 +21,7 @@ from ttr_lab.board_frame import board_frame
 from ttr_lab.board_geometry import geometry
 from ttr_lab.board_scene import HIGHLIGHT, Scene
 from ttr_lab.bots import make_bot
+from ttr_lab.core import find_edition
 from ttr_lab.data import available_maps, load_map, map_from_dict
 from ttr_lab.errors import NotFoundError, WrongTypeError
 from ttr_lab.svg import board_svg, mimebundle
@@ -119,9 +120,11 @@ def test_owners_marks_legend_and_last_moves(europe_game):
 
 def test_overlays_and_errors():
     usa = load_map("usa")
-    svg = board_svg(usa, highlight=[1], paths=[[2, 3]], tickets=[("Boston", "Miami")], stations={"Denver": 0})
+    europe = find_edition("europe", map="usa")  # stations are Europe's marks: drawn on an edition, a game or a view
+    svg = board_svg(europe, highlight=[1], paths=[[2, 3]], tickets=[("Boston", "Miami")], stations={"Denver": 0})
     root = parse(svg)
     assert "highlight" in svg and "path 1" in svg and "tickets" in svg and "stations" in svg
+    assert "station: Player 1" in svg  # the city's tooltip
     # the highlight colour strokes two paths, both dashed: the frame on the board, the legend sample
     frames = root.findall(f".//s:path[@stroke='{HIGHLIGHT}']", NS)
     assert len(frames) == 2 and all(f.get("stroke-dasharray") for f in frames)
@@ -130,6 +133,8 @@ def test_overlays_and_errors():
         board_svg(usa, highlight=[999])
     with pytest.raises(WrongTypeError):
         board_svg(42)
+    with pytest.raises(WrongTypeError, match="need a game, a view or an edition"):
+        board_svg(usa, stations={"Denver": 0})  # a map alone has no edition to draw stations
     assert root.find(".//s:title", NS).text == usa.name
     assert board_svg(usa, title="").count("<text") < svg.count("<text")
 

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -30,6 +30,8 @@ from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, l
 from .board_geometry import Space
 from .board_labels import DOT_R, FONT
 from .board_letters import color_letters, letter_px
+from .board_marks import BoardMark, CityMark, MarkStyle, RouteMark
+from .board_options import BoardOptions
 from .board_scene import (
     HIGHLIGHT,
     ROUTE_COLORS,
@@ -142,10 +144,10 @@ def _routes(pen: _Pen, scene: Scene, letters: bool = False) -> None:
         )
     for seat, move in scene.last.items():
         color = _rgba(scene.seat_color[seat], 0.5)
-        if move[0] == "route":
-            pen.lines(geo.lines[move[1]], color, 17)
+        if scene.on_route(move):
+            pen.lines(geo.lines[int(move.target)], color, 17)
         else:
-            x, y = pen.p(*geo.xy[move[1]])
+            x, y = pen.p(*geo.xy[str(move.target)])
             pen.add(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="15" fill="{color}"/>')
     for _name, ids, color in scene.paths:
         for rid in ids:
@@ -161,6 +163,21 @@ def _routes(pen: _Pen, scene: Scene, letters: bool = False) -> None:
             x, y = pen.p(sp.x, sp.y)
             pen.add(_mark(scene.seat_mark[seat], x, y, mark, contrast(color)))
         pen.add("</g>")
+    for style, marks in scene.marks:
+        if style.on == "route":
+            _crosses(pen, scene, style, marks)
+
+
+def _crosses(pen: _Pen, scene: Scene, style: MarkStyle, marks: list[BoardMark]) -> None:
+    """A route mark: a cross on the route's middle in its owner's colour, edged in black, its words as a tooltip."""
+    size = max(12.0, 2.2 * scene.geo.thick * pen.f.scale)
+    for k in marks:
+        if not isinstance(k, RouteMark):
+            continue
+        x, y = pen.p(*scene.geo.mid[k.route])
+        cross = _mark("x", x, y, size, scene.mark_color(k.owner)).replace("/>", ' stroke="#111111"/>')
+        tip = escape(scene.mark_line(k))
+        pen.add(f'<g data-mark="{escape(style.kind)}" data-route="{k.route}"><title>{tip}</title>{cross}</g>')
 
 
 def _owner_words(scene: Scene, rid: int) -> str:
@@ -169,6 +186,10 @@ def _owner_words(scene: Scene, rid: int) -> str:
     for seat, move in scene.last.items():
         if move == ("route", rid):
             words += f" (last move of {scene.names[seat]})"
+    for k in scene.route_marks(rid):
+        words += "\n" + scene.mark_line(k)
+        if k.owner is not None and scene.last.get(k.owner) == (k.kind, rid):
+            words += f" (last move of {scene.names[k.owner]})"
     return words
 
 
@@ -181,29 +202,19 @@ def _cities(pen: _Pen, scene: Scene) -> None:
         pen.add(
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(DOT_R + 4.5)}" fill="none" stroke="#ff8f00" stroke-width="3"/>'
         )
-    for name, seat in scene.stations.items():
-        x, y = pen.p(*geo.xy[name])
-        h = DOT_R + 2.5
-        pen.add(
-            f'<rect x="{_n(x - h)}" y="{_n(y - h)}" width="{_n(2 * h)}" height="{_n(2 * h)}" '
-            f'fill="{scene.seat_color[seat]}" stroke="#111111" stroke-width="1.5"/>'
-        )
+    for style, marks in scene.marks:
+        if style.on == "city" and style.shape != "badge":
+            _city_marks(pen, scene, style, marks)
     for lab in pen.f.labels:
         if lab.leader:
             pen.lines([list(lab.leader)], "#607d8b", 0.9)
-    for name, seat in scene.harbors.items():
-        spot = pen.f.badges.get(name)
-        x, y = pen.p(*spot) if spot else (pen.p(*geo.xy[name])[0] + DOT_R + 9, pen.p(*geo.xy[name])[1] + DOT_R + 9)
-        pen.add(
-            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="7.5" fill="{scene.seat_color[seat]}" stroke="#111111"/>'
-            f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" font-size="10" fill="#ffffff">⚓</text>'
-        )
+    for style, marks in scene.marks:
+        if style.shape == "badge":
+            _city_marks(pen, scene, style, marks)
     for c in scene.map.cities:
         x, y = pen.p(*geo.xy[c.name])
         tip = [c.name] + (["waypoint (no tickets)"] if c.waypoint else ["harbor city"] if c.harbor else [])
-        for kind, built in (("station", scene.stations), ("harbor", scene.harbors)):
-            if c.name in built:
-                tip.append(f"{kind}: {scene.names[built[c.name]]}")
+        tip += [scene.mark_line(k) for k in scene.city_marks(c.name)]
         tip += [f"ticket {t}" for t in scene.ticket_notes.get(c.name, ())]
         title = f"<title>{escape(chr(10).join(tip))}</title>"
         if c.waypoint:
@@ -227,28 +238,42 @@ def _cities(pen: _Pen, scene: Scene) -> None:
         )
 
 
-def board_svg(
-    obj: Any,
-    *,
-    owners: Mapping[int, int] | None = None,
-    player_colors: Sequence[str] | None = None,
-    player_names: Sequence[str] | None = None,
-    highlight: Iterable[Any] = (),
-    paths: Iterable[Any] = (),
-    tickets: Iterable[Any] = (),
-    stations: Mapping[str, int] | None = None,
-    harbors: Mapping[str, int] | None = None,
-    last_moves: bool = True,
-    title: str | None = None,
-    width: int | None = None,
-    height: int | None = None,
-    show_color_letters: bool = False,
-) -> str:
+def _city_marks(pen: _Pen, scene: Scene, style: MarkStyle, marks: list[BoardMark]) -> None:
+    """City marks in their owner's colour: a square behind the dot, a ring round it, or a badge
+    beside the city (at its badge spot) with the style's glyph."""
+    for k in marks:
+        if not isinstance(k, CityMark):
+            continue
+        color = scene.mark_color(k.owner)
+        x, y = pen.p(*scene.geo.xy[k.city])
+        if style.shape == "square":
+            h = DOT_R + 2.5
+            pen.add(
+                f'<rect x="{_n(x - h)}" y="{_n(y - h)}" width="{_n(2 * h)}" height="{_n(2 * h)}" '
+                f'fill="{color}" stroke="#111111" stroke-width="1.5"/>'
+            )
+        elif style.shape == "ring":
+            pen.add(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(DOT_R + 7)}" fill="none" stroke="{color}" stroke-width="3"/>'
+            )
+        else:
+            spot = pen.f.badges.get(k.city)
+            x, y = pen.p(*spot) if spot else (x + DOT_R + 9, y + DOT_R + 9)
+            pen.add(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="7.5" fill="{color}" stroke="#111111"/>'
+                f'<text x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" font-size="10" fill="#ffffff">'
+                f"{escape(style.glyph)}</text>"
+            )
+
+
+def board_svg(obj: Any, options: BoardOptions | None = None, /, **keywords: Any) -> str:
     """The board of a map, an edition or a game state (or a view) as an SVG document.
 
-    Takes the options of :func:`ttr_lab.render.board_figure` (but
-    ``show_lengths``) with the same meaning and defaults, and draws the same
-    board at the same size; raises the same errors
+    Takes the options of :func:`ttr_lab.render.board_figure` (a
+    :class:`~ttr_lab.board_options.BoardOptions`, keywords, or both) with
+    the same meaning and defaults (``show_lengths`` is the figure's only),
+    and draws the same board at the same size, the edition's marks
+    included; raises the same errors
     (:class:`~ttr_lab.errors.NotFoundError`,
     :class:`~ttr_lab.errors.WrongTypeError`).  Each route's spaces and each
     city carry a ``<title>``, shown as a tooltip by browsers.  The text grows
@@ -261,31 +286,15 @@ def board_svg(
     >>> svg.count('class="color-letter"') > 100, '>K</text>' in svg
     (True, True)
     """
-    scene = Scene(
-        obj,
-        owners=owners,
-        player_colors=player_colors,
-        player_names=player_names,
-        highlight=highlight,
-        paths=paths,
-        tickets=tickets,
-        stations=stations,
-        harbors=harbors,
-        last_moves=last_moves,
-    )
-    return scene_svg(scene, title=title, width=width, height=height, show_color_letters=show_color_letters)
+    return scene_svg(Scene(obj, options, **keywords))
 
 
-def scene_svg(
-    scene: Scene,
-    *,
-    title: str | None = None,
-    width: int | None = None,
-    height: int | None = None,
-    show_color_letters: bool = False,
-) -> str:
-    """The SVG document of a resolved :class:`~ttr_lab.board_scene.Scene` (what :func:`board_svg` draws)."""
-    width = int(width or DEFAULT_WIDTH)
+def scene_svg(scene: Scene) -> str:
+    """The SVG document of a resolved :class:`~ttr_lab.board_scene.Scene` (what :func:`board_svg`
+    draws), with the title and size of the scene's options."""
+    opts = scene.options
+    title, height, show_color_letters = opts.title, opts.height, opts.show_color_letters
+    width = int(opts.width or DEFAULT_WIDTH)
     text = scene.map.name if title is None else title
     top = title_top(width, bool(text))
     k = text_scale(width)

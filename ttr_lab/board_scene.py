@@ -1,14 +1,17 @@
 """What a board drawing shows, resolved from a map or a game state (standard library only).
 
-:class:`Scene` turns the arguments of :func:`ttr_lab.render.board_figure` and
-:func:`ttr_lab.svg.board_svg` into plain facts: who owns which route, the
-seats' names, colours and marks, stations and harbors, highlights, paths,
-ticket cities and each player's last move.  The plotly figure and the SVG
+:class:`Scene` turns a drawn object and its :class:`~ttr_lab.board_options.BoardOptions`
+(the arguments of :func:`ttr_lab.render.board_figure` and
+:func:`ttr_lab.svg.board_svg`) into plain facts: who owns which route, the
+seats' names, colours and marks, highlights, paths, ticket cities, the
+edition's marks and each player's last move.  The plotly figure and the SVG
 are two drawings of one scene.
 
 A game state (or a player's view) is duck-typed: ``.map``,
-``route_owners()``, ``player_names``, ``buildings()`` and ``move_stack``
-(for the last moves) are read when present.
+``route_owners()``, ``player_names`` and ``move_stack`` (or a view's
+``history``, for the last moves) are read when present.  What an edition
+adds to the board (stations, harbors, a closed route) comes from its hooks
+(:mod:`ttr_lab.board_marks`): this module knows no edition's marks.
 
 >>> from ttr_lab.data import load_map
 >>> scene = Scene(load_map("usa"), owners={1: 0}, player_names=["Ada", "Bo"])
@@ -18,12 +21,16 @@ A game state (or a player's view) is duck-typed: ``.map``,
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board_geometry import Geometry, geometry
+from .board_marks import PUBLIC, ROUTE, BoardMark, CityMark, MarkStyle, RouteMark, Spot
+from .board_options import MOST, BoardOptions
 from .data import Map, Route, Ticket
-from .errors import NotFoundError, WrongTypeError
+from .errors import NotFoundError, TtrError, WrongTypeError
 
 __all__ = [
     "PLAYER_COLORS",
@@ -33,6 +40,7 @@ __all__ = [
     "SEAT_MARKS",
     "STYLES",
     "LAST_MOVE",
+    "NOBODY",
     "Scene",
     "resolve_map",
     "route_facts",
@@ -165,6 +173,9 @@ STYLES = {
 }
 
 
+#: The colour of a mark that belongs to no seat.
+NOBODY = "#78909c"
+
 #: The legend entry of the last-move halo.
 LAST_MOVE = "last move (halo)"
 
@@ -222,15 +233,6 @@ def _route_id(m: Map, item: Any) -> int:
     return rid
 
 
-def _city_map(m: Map, value: Any) -> dict[str, int]:
-    if not isinstance(value, Mapping):
-        return {}
-    for c in value:
-        if not m.has_city(c):
-            raise NotFoundError(f"no city {c!r} on map {m.id}")
-    return {c: s for c, s in value.items() if s is not None}
-
-
 def _ticket_cities(m: Map, t: Any) -> tuple[tuple[str, ...], str]:
     if isinstance(t, int) and not isinstance(t, bool):
         t = m.ticket(t)
@@ -258,95 +260,172 @@ def route_facts(r: Route) -> list[str]:
 
 
 class Scene:
-    """Everything one drawing shows, resolved and checked (unknown routes and cities raise ``NotFoundError``)."""
+    """Everything one drawing shows, resolved and checked (unknown routes and cities raise ``NotFoundError``).
 
-    def __init__(
-        self,
-        obj: Any,
-        *,
-        owners: Mapping[int, int] | None = None,
-        player_colors: Sequence[str] | None = None,
-        player_names: Sequence[str] | None = None,
-        highlight: Iterable[Any] = (),
-        paths: Iterable[Any] = (),
-        tickets: Iterable[Any] = (),
-        stations: Mapping[str, int] | None = None,
-        harbors: Mapping[str, int] | None = None,
-        last_moves: bool = True,
-    ) -> None:
+    ``Scene(obj, options)`` or ``Scene(obj, **keywords)`` (:meth:`BoardOptions.of
+    <ttr_lab.board_options.BoardOptions.of>`).  The edition's marks
+    (:mod:`ttr_lab.board_marks`) are ``marks``: one ``(style, marks)`` layer per
+    style the edition declares, in its order, empty while it shows nothing.
+    """
+
+    def __init__(self, obj: Any, options: BoardOptions | None = None, /, **keywords: Any) -> None:
+        opts = BoardOptions.of(options, **keywords)
+        self.options = opts
         self.map: Map = resolve_map(obj)
         m = self.map
         self.geo: Geometry = geometry(m)
-        if owners is None:
-            owners = _from_obj(obj, "route_owners")
-        if player_names is None:
-            player_names = _from_obj(obj, "player_names")
-        built = _from_obj(obj, "buildings")
-        if not isinstance(built, Mapping):  # an Edition's buildings() are its kinds, not a position's
-            built = {}
-        if stations is None:
-            stations = built.get("station")
-        if harbors is None:
-            harbors = built.get("harbor")
+        owners = _from_obj(obj, "route_owners") if opts.owners is None else opts.owners
+        player_names = _from_obj(obj, "player_names") if opts.player_names is None else opts.player_names
         self.owners = {_route_id(m, k): v for k, v in dict(owners or {}).items() if v is not None}
-        self.stations = _city_map(m, stations)
-        self.harbors = _city_map(m, harbors)
-        used = [*self.owners.values(), *self.stations.values(), *self.harbors.values()]
+        self.edition, position = _edition_of(obj)
+        self.viewer = _viewer(obj, opts.viewer)
+        self.marks = self._marks(position, opts)
+        used = [*self.owners.values(), *(k.owner for _, ks in self.marks for k in ks if k.owner is not None)]
         n_seats = max(len(player_names or ()), max(used) + 1 if used else 0)
+        if n_seats > MOST:
+            raise TtrError(f"a board draws at most {MOST} seats, not {n_seats}")
         self.names = [
             str(player_names[i]) if player_names and i < len(player_names) else f"Player {i + 1}"
             for i in range(n_seats)
         ]
-        colors = tuple(player_colors or PLAYER_COLORS)
+        colors = tuple(opts.player_colors or PLAYER_COLORS)
         self.seat_color = [colors[i % len(colors)] for i in range(n_seats)]
         self.seat_mark = [SEAT_MARKS[i % len(SEAT_MARKS)] for i in range(n_seats)]
-        self.highlight = [_route_id(m, h) for h in highlight]
+        self.highlight = [_route_id(m, h) for h in opts.highlight]
         self.styles = [s for s in STYLES if any(style_of(r) == s for r in m.routes)]
         self.paths: list[tuple[str, list[int], str]] = []
-        for i, p in enumerate(paths):
+        for i, p in enumerate(opts.paths):
             ids = [_route_id(m, r) for r in getattr(p, "routes", p)]
             name = getattr(p, "name", None)
             self.paths.append(
                 (name if isinstance(name, str) else f"path {i + 1}", ids, PATH_COLORS[i % len(PATH_COLORS)])
             )
-        self.tickets = [_ticket_cities(m, t) for t in tickets]
+        self.tickets = [_ticket_cities(m, t) for t in opts.tickets]
         self.ticket_notes: dict[str, list[str]] = {}
         for cities, label in self.tickets:
             for c in cities:
                 self.ticket_notes.setdefault(c, []).append(label)
-        #: seat -> ("route", id) or ("station"/"harbor", city): each player's last claim or build
-        self.last: dict[int, tuple[str, Any]] = self._last_moves(obj) if last_moves else {}
-        self.show_last = bool(last_moves)
+        #: seat -> Spot: each player's last claim (``(ROUTE, id)``) or mark made (``(kind, target)``)
+        self.last: dict[int, Spot] = self._last_moves(obj) if opts.last_moves else {}
+        self.show_last = opts.last_moves
 
-    def _last_moves(self, obj: Any) -> dict[int, tuple[str, Any]]:
-        """Walk the public history back; a claim's or a build's seat is its piece's owner now."""
+    # ------------------------------------------------------------------ the edition's marks
+    def _marks(self, position: Any, opts: BoardOptions) -> list[tuple[MarkStyle, list[BoardMark]]]:
+        """The edition's marks by style (its hook, for this viewer; a style's keyword given by hand
+        replaces the position's), each checked: a declared kind, a target on the map."""
+        ed, m = self.edition, self.map
+        styles: tuple[MarkStyle, ...] = tuple(getattr(ed, "board_mark_styles", ()) or ()) if ed is not None else ()
+        by_kind = {s.kind: s for s in styles}
+        by_keyword = {s.keyword: s for s in styles if s.keyword}
+        given = opts.given_marks()
+        for key in given:
+            if key not in by_keyword:
+                known = f"options: {', '.join(sorted(_OPTION_NAMES - {'marks'}))}"
+                if ed is None:
+                    raise WrongTypeError(
+                        f"unknown board option {key!r} ({known}; an edition's marks, such as stations=, "
+                        "need a game, a view or an edition, not a map alone)"
+                    )
+                marks = ", ".join(sorted(by_keyword)) or "none"
+                raise WrongTypeError(f"unknown board option {key!r} ({known}; {ed.name}'s marks: {marks})")
+        for s in styles:
+            if s.keyword in _OPTION_NAMES:
+                raise TtrError(f"mark style {s.kind!r}: keyword {s.keyword!r} is a board option; choose another")
+        marks: list[BoardMark] = []
+        if position is not None and callable(getattr(ed, "board_marks", None)):
+            drawn = ed.board_marks(position, self.viewer)
+            marks = list(itertools.islice(drawn, MOST + 1))
+            if len(marks) > MOST:
+                raise TtrError(f"{ed.name}'s board_marks gave more than {MOST} marks")
+        kept = {by_keyword[k].kind for k in given}
+        marks = [k for k in marks if getattr(k, "kind", None) not in kept]
+        for key, value in given.items():
+            s = by_keyword[key]
+            if not isinstance(value, Mapping):
+                raise WrongTypeError(f"board option {key}: a mapping {s.on} -> seat, not {type(value).__name__}")
+            for target, seat in value.items():
+                if seat is None:
+                    continue
+                marks.append(CityMark(s.kind, target, seat) if s.on == "city" else RouteMark(s.kind, target, seat))
+        layers: dict[str, list[BoardMark]] = {s.kind: [] for s in styles}
+        for k in marks:
+            style = by_kind.get(getattr(k, "kind", None))  # type: ignore[arg-type]
+            if style is None or not isinstance(k, (CityMark, RouteMark)):
+                raise TtrError(
+                    f"{getattr(ed, 'name', '?')}'s board marks: {k!r:.80} is not a CityMark or RouteMark of a "
+                    f"declared style ({', '.join(by_kind) or 'none declared'})"
+                )
+            if isinstance(k, CityMark):
+                if style.on != "city":
+                    raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a route (a RouteMark)")
+                if not isinstance(k.city, str) or not m.has_city(k.city):
+                    raise NotFoundError(f"{style.kind} mark: no city {k.city!r:.60} on map {m.id}")
+            else:
+                if style.on != "route":
+                    raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a city (a CityMark)")
+                _route_id(m, k.route)
+            if k.owner is not None and (type(k.owner) is not int or not 0 <= k.owner < MOST):
+                raise WrongTypeError(f"{style.kind} mark: its owner is a seat or None, not {k.owner!r:.60}")
+            if not isinstance(k.label, str):
+                raise WrongTypeError(f"{style.kind} mark: its label is a str, not {type(k.label).__name__}")
+            layers[style.kind].append(k)
+        return [(s, layers[s.kind]) for s in styles]
+
+    def style_of_kind(self, kind: str) -> MarkStyle | None:
+        return next((s for s, _ in self.marks if s.kind == kind), None)
+
+    def mark_color(self, owner: int | None) -> str:
+        """A mark's colour: its owner's, or :data:`NOBODY` for a mark of no seat."""
+        return self.seat_color[owner] if owner is not None else NOBODY
+
+    def mark_line(self, k: BoardMark) -> str:
+        """A mark's line in a hover or tooltip: its label, or ``"<kind>: <owner's name>"``."""
+        if k.label:
+            return k.label
+        return f"{k.kind}: {self.names[k.owner]}" if k.owner is not None else k.kind
+
+    def city_marks(self, city: str) -> list[BoardMark]:
+        """The marks on ``city``, in style order."""
+        return [k for _, ks in self.marks for k in ks if isinstance(k, CityMark) and k.city == city]
+
+    def route_marks(self, rid: int) -> list[BoardMark]:
+        """The marks on route ``rid``, in style order."""
+        return [k for _, ks in self.marks for k in ks if isinstance(k, RouteMark) and k.route == rid]
+
+    def on_route(self, spot: Spot) -> bool:
+        """Whether a last move's spot is a route (else a city)."""
+        style = self.style_of_kind(spot.kind)
+        return spot.kind == ROUTE or (style is not None and style.on == "route")
+
+    def _last_moves(self, obj: Any) -> dict[int, Spot]:
+        """Walk the public history back; where each move went is the edition's
+        (:meth:`move_spot`), its seat the owner of the piece or mark there now."""
+        spot_of = getattr(self.edition, "move_spot", None)
+        if not callable(spot_of):
+            return {}
         stack = _from_obj(obj, "move_stack")
         if stack is None and hasattr(obj, "history") and hasattr(obj, "route_owners"):  # a player's view
             plies = getattr(_from_obj(obj, "history"), "plies", ())
             stack = [p.move for p in plies if getattr(p, "move", None) is not None]  # claims and builds are public
         if not isinstance(stack, Sequence):
             return {}
-        last: dict[int, tuple[str, Any]] = {}
-        built = {"station": self.stations, "harbor": self.harbors}
+        owner = {(k.kind, k.city if isinstance(k, CityMark) else k.route): k.owner for _, ks in self.marks for k in ks}
+        last: dict[int, Spot] = {}
         for move in reversed(stack):
-            verb = getattr(move, "verb", "")
-            if verb == "claim":
-                rid = getattr(move, "route", None)
-                seat = self.owners.get(rid) if isinstance(rid, int) else None
-                if seat is not None and seat not in last:
-                    last[seat] = ("route", rid)
-            elif verb in built:
-                city = getattr(move, "city", None)
-                seat = built[verb].get(city) if isinstance(city, str) else None
-                if seat is not None and seat not in last:
-                    last[seat] = (verb, city)
+            spot = spot_of(move)
+            if spot is None:
+                continue
+            spot = Spot(*spot)
+            seat = self.owners.get(spot.target) if spot.kind == ROUTE else owner.get(spot)  # type: ignore[arg-type]
+            if seat is not None and seat not in last:
+                last[seat] = spot
             if len(last) == len(self.names):
                 break
         return last
 
     def last_route_of(self) -> dict[int, int]:
         """route id -> seat, for the routes that are a player's last move."""
-        return {v[1]: s for s, v in self.last.items() if v[0] == "route"}
+        return {int(v.target): s for s, v in self.last.items() if self.on_route(v)}
 
     def legend_names(self) -> list[str]:
         """The legend's entries in order (both drawings show these, and size the picture by them)."""
@@ -357,13 +436,9 @@ class Scene:
             items.append((400, "highlight"))
         if self.show_last and self.names:
             items.append((450, LAST_MOVE))
-        for rank, name, shown in (
-            (500, "tickets", self.tickets),
-            (510, "stations", self.stations),
-            (520, "harbors", self.harbors),
-        ):
-            if shown:
-                items.append((rank, name))
+        if self.tickets:
+            items.append((500, "tickets"))
+        items += [(style.rank, style.legend) for style, ks in self.marks if ks]
         return [n for _, n in sorted(items)]
 
     def legend_base(self) -> list[str]:
@@ -382,3 +457,27 @@ class Scene:
     def owner_name(self, rid: int) -> str | None:
         seat = self.owners.get(rid)
         return self.names[seat] if seat is not None else None
+
+
+_OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(BoardOptions))
+
+
+def _edition_of(obj: Any) -> tuple[Any, Any]:
+    """(the edition, the position) of what is drawn: a game state or a view gives both, an
+    edition itself no position, a map neither.  Duck-typed: an edition has ``board_mark_styles``."""
+    if hasattr(obj, "board_mark_styles"):
+        return obj, None
+    ed = getattr(obj, "edition", None)
+    if ed is not None and hasattr(ed, "board_mark_styles") and hasattr(obj, "route_owners"):
+        return ed, obj
+    return None, None
+
+
+def _viewer(obj: Any, viewer: int | None) -> int | None:
+    """The seat a board is drawn for: a view's own player (or PUBLIC), else the option."""
+    own = getattr(obj, "player", None)
+    if type(own) is int and hasattr(obj, "route_owners") and not hasattr(obj, "move_stack"):  # a player's view
+        if viewer is not None and viewer not in (own, PUBLIC):
+            raise TtrError(f"board option viewer={viewer}: this is seat {own}'s view, drawn for seat {own} only")
+        return own if viewer is None else viewer
+    return viewer

@@ -39,7 +39,7 @@ shown in brackets where it differs from the name, a ``uid`` made from it by
 
     routes                  CLICKABLE: a faint marker on every car space (two on a long one), customdata = route id [2]
     cities                  CLICKABLE: one marker per city, map order, customdata = name [2]
-    harbors                 anchor badge beside each harbor city [2]
+    <badge legend>          a badge beside each city of an edition's badge style (harbors) [2]
     highlight               dashed violet frame around each highlighted route [0]
     last move of <name>     [last:<i>] halo under the seat's last move (one per seat; if last_moves) [0]
     ferry marks             "L" on free locomotive spaces             (map has ferries) [1]
@@ -47,7 +47,8 @@ shown in brackets where it differs from the name, a ``uid`` made from it by
     claimed by <name>       [seat:<i>] the seat's pieces, edged in black, and marks (one per seat, even when empty) [1]
     lengths                 the length on each route's middle space   (if show_lengths) [1]
     ticket lines, tickets   dotted lines and rings for ticket cities [1]
-    stations                square behind each station city [1]
+    <mark legend>           each other mark style of the edition, in its order: squares
+                            behind cities (stations), rings round them, crosses on routes [1]
     label leaders           lines from a moved label to its city      (if any) [1]
     city labels             the placed names [3]
     edge labels             far-side city names at the cut edge       (wrapping maps) [3]
@@ -55,10 +56,13 @@ shown in brackets where it differs from the name, a ``uid`` made from it by
     last move (halo)        [legend:last] legend-only sample           (if last_moves)
     <path name>             [path:<i>] translucent band per path [0]
 
-The set of traces depends only on the map, the seats and the options that
-stay for a game (``last_moves``, ``show_lengths``, ``show_color_letters``):
-an overlay that shows nothing (no highlight, tickets, stations or harbors)
-is still there, with no points, an empty name and no legend entry.  Paths
+An edition's marks (:mod:`ttr_lab.board_marks`) are one trace per mark
+style it declares, keyed by the style's legend; a bare map has none.  The
+set of traces depends only on the map, the edition, the seats and the
+options that stay for a game (``last_moves``, ``show_lengths``,
+``show_color_letters``): an overlay that shows nothing (no highlight,
+tickets or marks) is still there, with no points, an empty name and no
+legend entry.  Paths
 come last, one trace each; :func:`update_board` empties a path it no longer
 shows and adds one beyond those the figure has at the end.  So no redraw
 moves a trace, and the clickable ``routes`` and ``cities`` are always
@@ -99,9 +103,7 @@ True
 
 from __future__ import annotations
 
-import inspect
 import math
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 try:
@@ -112,6 +114,8 @@ except ImportError as e:  # the [lab] extra is missing: say so, with the command
     raise missing_extra("lab", "drawing a board with plotly (ttr_lab.render)", "plotly") from e
 
 from .board_drawing import PLOTLY_MIME, SVG_MIME, board_svg, scene_svg
+from .board_marks import PUBLIC
+from .board_options import BoardOptions
 from .board_scene import PATH_COLORS, PLAYER_COLORS, ROUTE_COLORS, SEAT_MARKS, Scene
 from .errors import NotFoundError
 from .render_figure import build
@@ -121,6 +125,8 @@ from .render_update import update_board as _update_board
 
 __all__ = [
     "BoardFigure",
+    "BoardOptions",
+    "PUBLIC",
     "PLAYER_COLORS",
     "ROUTE_COLORS",
     "PATH_COLORS",
@@ -139,33 +145,23 @@ __all__ = [
 ]
 
 
-def board_figure(
-    obj: Any,
-    *,
-    owners: Mapping[int, int] | None = None,
-    player_colors: Sequence[str] | None = None,
-    player_names: Sequence[str] | None = None,
-    highlight: Iterable[Any] = (),
-    paths: Iterable[Any] = (),
-    tickets: Iterable[Any] = (),
-    stations: Mapping[str, int] | None = None,
-    harbors: Mapping[str, int] | None = None,
-    last_moves: bool = True,
-    title: str | None = None,
-    width: int | None = None,
-    height: int | None = None,
-    show_lengths: bool = False,
-    show_color_letters: bool = False,
-) -> BoardFigure:
+def board_figure(obj: Any, options: BoardOptions | None = None, /, **keywords: Any) -> BoardFigure:
     """Draw a map, an edition or a game state as a plotly figure.
+
+    The options are one :class:`~ttr_lab.board_options.BoardOptions` value,
+    or its fields as keywords (``board_figure(game, highlight=[1])``), or
+    both (the keywords change the value's).
 
     Parameters
     ----------
     obj : Map, or anything with ``.map`` (an edition), or a game state
         A game state (or a player's view) is duck-typed: ``route_owners()``
-        (route id -> seat), ``player_names``, ``buildings()`` (kind -> city
-        -> seat: stations, harbors) and ``move_stack`` are used when the
-        matching keyword is not given.
+        (route id -> seat), ``player_names`` and ``move_stack`` are used when
+        the matching option is not given.  What its edition adds to the
+        board (stations, harbors...) comes from the edition's hooks
+        (:mod:`ttr_lab.board_marks`), for the ``viewer``.
+    options : BoardOptions, optional
+        All the options below, as one value.
     owners : mapping route id -> seat index, optional
         Claimed routes: their spaces drawn in the seat's colour, edged in
         black, with the seat's mark (:data:`SEAT_MARKS`).
@@ -179,13 +175,20 @@ def board_figure(
         ``.name`` (a str) becomes its legend entry.
     tickets : Ticket objects, ticket ids or tuples of city names
         Their cities get a ring and are joined by a dotted line.
-    stations, harbors : mapping city -> seat, optional
-        Stations (a square behind the city) and harbors (an anchor badge
-        beside it, never on a city).
+    viewer : int, optional
+        The seat the board is drawn for: the edition draws that seat's
+        secret marks, nobody else's; ``-1`` (:data:`ttr_lab.board_marks.PUBLIC`)
+        for nobody's.  Default: the whole game (a player's view: its own player).
+    stations, harbors, ... : mapping city (or route id) -> seat, optional
+        An edition's marks given by hand, by its styles' keywords
+        (Europe's ``stations``: a square behind the city; Rails & Sails'
+        ``harbors``: an anchor badge beside it), replacing the position's.
+        Only where ``obj`` has an edition (a game, a view or an edition).
     last_moves : bool
         Halo each player's last claim or build, read from the state's
-        ``move_stack`` (a claim's seat is its route's owner, a build's the
-        building's).  ``False`` draws no halo.
+        ``move_stack``; where a move went is the edition's
+        (``move_spot``), its seat the route's owner or the mark's.
+        ``False`` draws no halo.
     title, width, height : optional
         Default: the map's name, 900 pixels wide, as tall as the map needs
         (at most 0.64 of the width) plus the title and the legend.
@@ -210,7 +213,8 @@ def board_figure(
     Raises
     ------
     WrongTypeError
-        If ``obj`` is not a map, an edition or a state (also a ``TypeError``).
+        If ``obj`` is not a map, an edition or a state, or an option is not
+        one of these or not of its type (also a ``TypeError``).
     NotFoundError
         If a route id, ticket id or city is not on the map (also a ``KeyError``).
 
@@ -229,33 +233,14 @@ def board_figure(
     >>> fig.layout.legend.font.size > 11
     True
     """
-    scene = Scene(
-        obj,
-        owners=owners,
-        player_colors=player_colors,
-        player_names=player_names,
-        highlight=highlight,
-        paths=paths,
-        tickets=tickets,
-        stations=stations,
-        harbors=harbors,
-        last_moves=last_moves,
-    )
-    traces, layout = build(
-        scene,
-        title=title,
-        width=width,
-        height=height,
-        show_lengths=show_lengths,
-        show_color_letters=show_color_letters,
-    )
+    scene = Scene(obj, options, **keywords)
+    traces, layout = build(scene)
     fig = BoardFigure(data=traces, layout=layout)
-    static = dict(title=title, width=width, height=height, show_color_letters=show_color_letters)
-    fig._ttr_static = _Static(scene, static, len(fig.data), fig._ttr_print(len(fig.data)), _describe(scene, title))
+    fig._ttr_static = _Static(scene, len(fig.data), fig._ttr_print(len(fig.data)), _describe(scene))
     return fig
 
 
-def update_board(fig: Any, obj: Any, **options: Any) -> Any:
+def update_board(fig: Any, obj: Any, options: BoardOptions | None = None, /, **keywords: Any) -> Any:
     """Redraw ``fig`` in place (:func:`ttr_lab.render_update.update_board`, which see) and remember
     what it now shows, so a widget holding the figure can save the same board as a static SVG
     (:func:`drawn_svg`).
@@ -266,13 +251,10 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     >>> 'claimed by Player 1' in drawn_svg(fig)
     True
     """
-    _update_board(fig, obj, **options)
-    fig._ttr_drawn = (obj, dict(options))
+    opts = BoardOptions.of(options, **keywords)
+    _update_board(fig, obj, opts)
+    fig._ttr_drawn = (obj, opts)
     return fig
-
-
-#: board_figure's options that the SVG draws too (all but show_lengths)
-_SVG_OPTIONS = frozenset(inspect.signature(board_svg).parameters) - {"obj"}
 
 
 def drawn_svg(fig: Any) -> str | None:
@@ -286,11 +268,12 @@ def drawn_svg(fig: Any) -> str | None:
     if drawn is None:
         return None
     obj, options = drawn
-    return board_svg(obj, **{k: v for k, v in options.items() if k in _SVG_OPTIONS})
+    return board_svg(obj, options)
 
 
-def _describe(scene: Scene, title: str | None) -> str:
+def _describe(scene: Scene) -> str:
     """A line of text for the board (a display's ``text/plain``)."""
+    title = scene.options.title
     seats = ", ".join(scene.names)
     owned = len(scene.owners)
     what = scene.map.name if not title else f"{scene.map.name}: {title}"
@@ -301,8 +284,7 @@ def _describe(scene: Scene, title: str | None) -> str:
 class _Static(NamedTuple):
     """What a BoardFigure's static SVG is drawn from, and the figure it was drawn for."""
 
-    scene: Scene
-    options: dict[str, Any]
+    scene: Scene  # with its options
     traces: int  # how many traces the board had
     fingerprint: int  # of those traces and the layout
     text: str
@@ -353,7 +335,7 @@ class BoardFigure(go.Figure):
         static = self._ttr_static
         if static is None or len(self.data) < static.traces or self._ttr_print(static.traces) != static.fingerprint:
             return None
-        svg = scene_svg(static.scene, **static.options)
+        svg = scene_svg(static.scene)
         added = self.data[static.traces :]
         if not added:
             return svg

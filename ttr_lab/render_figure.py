@@ -2,20 +2,22 @@
 
 :func:`build` turns a :class:`~ttr_lab.board_scene.Scene` into the trace
 dicts and the layout dict of :func:`ttr_lab.render.board_figure` (the trace
-order is documented in :mod:`ttr_lab.render`); :func:`build_from` takes the
-figure's arguments.  No plotly import: ``go.Figure`` validates the result.
+order is documented in :mod:`ttr_lab.render`), with the title and size of
+the scene's :class:`~ttr_lab.board_options.BoardOptions`; :func:`build_from`
+takes the drawn object and the options.  No plotly import: ``go.Figure``
+validates the result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board_frame import DEFAULT_WIDTH, SIDE_PX, TITLE_PX, Frame, board_frame, legend_px, text_scale, title_top
 from .board_labels import DOT_R, FONT
+from .board_options import BoardOptions
 from .board_scene import LAST_MOVE, ROUTE_COLORS, STYLES, Scene, route_facts
 from .data import Map
-from .render_overlays import city_overlays, harbor_trace, path_traces, under_traces
+from .render_overlays import badge_traces, city_overlays, path_traces, under_traces
 from .render_traces import (
     CITIES,
     EDGE,
@@ -39,14 +41,19 @@ _SHADOW = "1px 1px 1px #fff, -1px -1px 1px #fff, 1px -1px 1px #fff, -1px 1px 1px
 
 
 def _route_owner(scene: Scene, rid: int) -> str:
-    """The changing line of a route's hover: who owns it (and whose last move it was); empty while free."""
+    """The changing lines of a route's hover: who owns it (and whose last move it was), then the
+    edition's marks on it (likewise); empty while free and unmarked."""
     owner = scene.owner_name(rid)
-    if not owner:
-        return ""
-    text = f"<br>claimed by {owner}"
-    for seat, move in scene.last.items():
-        if move == ("route", rid):
-            text += f" (last move of {scene.names[seat]})"
+    text = ""
+    if owner:
+        text = f"<br>claimed by {owner}"
+        for seat, move in scene.last.items():
+            if move == ("route", rid):
+                text += f" (last move of {scene.names[seat]})"
+    for k in scene.route_marks(rid):
+        text += "<br>" + scene.mark_line(k)
+        if k.owner is not None and scene.last.get(k.owner) == (k.kind, rid):
+            text += f" (last move of {scene.names[k.owner]})"
     return text
 
 
@@ -140,11 +147,10 @@ def _city_hover(scene: Scene, name: str) -> str:
         lines.append("waypoint (no tickets)")
     elif c.harbor:
         lines.append("harbor city")
-    for kind, built in (("station", scene.stations), ("harbor", scene.harbors)):
-        if name in built:
-            lines.append(f"{kind}: {scene.names[built[name]]}")
-            if scene.last.get(built[name]) == (kind, name):
-                lines.append(f"{scene.names[built[name]]}'s last move")
+    for k in scene.city_marks(name):
+        lines.append(scene.mark_line(k))
+        if k.owner is not None and scene.last.get(k.owner) == (k.kind, name):
+            lines.append(f"{scene.names[k.owner]}'s last move")
     lines += [f"ticket {t}" for t in scene.ticket_notes.get(name, ())]
     return "<br>".join(lines)
 
@@ -242,37 +248,33 @@ def _legend_traces(scene: Scene) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- figure
 
 
-def build(
-    scene: Scene,
-    *,
-    title: str | None = None,
-    width: int | None = None,
-    height: int | None = None,
-    show_lengths: bool = False,
-    show_color_letters: bool = False,
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The traces and the layout of a board, as plain dicts.
+def build(scene: Scene) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The traces and the layout of a board, as plain dicts (title and size: the scene's options).
 
     The clickable ``routes`` and ``cities`` come first, then the same
     traces for every board of a game whatever it shows (the order is in
     :mod:`ttr_lab.render`), then one per path; each has ``uid``
     :func:`~ttr_lab.render_traces.trace_uid` of its ``meta`` key and the
-    ``zorder`` of its layer (:func:`~ttr_lab.render_traces.layer`).
+    ``zorder`` of its layer (:func:`~ttr_lab.render_traces.layer`, or the
+    one an edition's mark trace says).
     """
+    opts = scene.options
+    title, height = opts.title, opts.height
     has_title = title is None or bool(title)
-    width = int(width or DEFAULT_WIDTH)
+    width = int(opts.width or DEFAULT_WIDTH)
     top = title_top(width, has_title)
     frame, bottom, total = board_frame(scene.map, width, height, top, scene.legend_base())
     px = frame.scale
-    traces = [_routes_trace(scene, px), _cities_trace(scene)] + harbor_trace(scene, frame)
-    traces += under_traces(scene, px) + space_traces(scene, px, show_color_letters, show_lengths)
-    if show_lengths:
+    traces = [_routes_trace(scene, px), _cities_trace(scene)] + badge_traces(scene, frame)
+    traces += under_traces(scene, px) + space_traces(scene, px, opts.show_color_letters, opts.show_lengths)
+    if opts.show_lengths:
         traces.append(_lengths_trace(scene, px))
     traces += city_overlays(scene, frame)
     traces += _label_traces(frame, scene.geo.digits) + _legend_traces(scene) + path_traces(scene, px)
     for t in traces:
+        z = t.pop("zorder", None)
         t["uid"] = trace_uid(t["meta"])
-        z = layer(t["meta"])
+        z = layer(t["meta"]) if z is None else z
         if z:
             t["zorder"] = z
     return traces, _layout(scene, frame, title, width, int(height or round(total)), top, bottom)
@@ -327,41 +329,7 @@ def _layout(
 
 
 def build_from(
-    obj: Any,
-    *,
-    owners: Mapping[int, int] | None = None,
-    player_colors: Sequence[str] | None = None,
-    player_names: Sequence[str] | None = None,
-    highlight: Iterable[Any] = (),
-    paths: Iterable[Any] = (),
-    tickets: Iterable[Any] = (),
-    stations: Mapping[str, int] | None = None,
-    harbors: Mapping[str, int] | None = None,
-    last_moves: bool = True,
-    title: str | None = None,
-    width: int | None = None,
-    height: int | None = None,
-    show_lengths: bool = False,
-    show_color_letters: bool = False,
+    obj: Any, options: BoardOptions | None = None, /, **keywords: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The traces and layout of ``board_figure(obj, ...)``, as plain dicts."""
-    scene = Scene(
-        obj,
-        owners=owners,
-        player_colors=player_colors,
-        player_names=player_names,
-        highlight=highlight,
-        paths=paths,
-        tickets=tickets,
-        stations=stations,
-        harbors=harbors,
-        last_moves=last_moves,
-    )
-    return build(
-        scene,
-        title=title,
-        width=width,
-        height=height,
-        show_lengths=show_lengths,
-        show_color_letters=show_color_letters,
-    )
+    """The traces and layout of ``board_figure(obj, options, **keywords)``, as plain dicts."""
+    return build(Scene(obj, options, **keywords))

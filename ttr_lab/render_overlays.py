@@ -1,10 +1,11 @@
-"""The board's overlay traces as plain dicts: highlight, last-move halos, paths, tickets, stations, harbors.
+"""The board's overlay traces as plain dicts: highlight, last-move halos, paths, tickets, an edition's marks.
 
 Split out of :mod:`ttr_lab.render_traces` (the spaces, the pieces and the
 trace helpers); used by :mod:`ttr_lab.render_figure` and
 :mod:`ttr_lab.render_update`.  Every overlay is one trace whatever it shows:
 one that shows nothing has no points, an empty name and no legend entry, so
-a redraw changes what traces hold, never which traces there are (issue 19).
+a redraw changes what traces hold, never which traces there are (issue 19);
+an edition's marks are one trace per style it declares (:mod:`ttr_lab.board_marks`).
 No plotly import.
 
 >>> from ttr_lab.data import load_map
@@ -19,10 +20,11 @@ from typing import Any
 
 from .board_frame import Frame
 from .board_labels import DOT_R
+from .board_marks import CityMark, MarkStyle, RouteMark
 from .board_scene import HIGHLIGHT, Scene, highlight_frames, highlight_pen
 from .render_traces import center_lines, line, polys, scatter
 
-__all__ = ["under_traces", "path_traces", "empty_path", "city_overlays", "harbor_trace"]
+__all__ = ["under_traces", "path_traces", "empty_path", "city_overlays", "badge_traces"]
 
 
 def under_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
@@ -47,8 +49,8 @@ def under_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
     for seat, name in enumerate(scene.names if scene.show_last else ()):
         move = scene.last.get(seat)
         color = _translucent(scene.seat_color[seat], 0.5)
-        if move is not None and move[0] != "route":
-            x, y = geo.xy[move[1]]
+        if move is not None and not scene.on_route(move):
+            x, y = geo.xy[str(move.target)]
             traces.append(
                 scatter(
                     x=[x],
@@ -63,7 +65,7 @@ def under_traces(scene: Scene, px: float) -> list[dict[str, Any]]:
                 )
             )
         else:
-            ids = [move[1]] if move is not None else []
+            ids = [int(move.target)] if move is not None else []
             xy = center_lines(scene, ids)
             traces.append(line(f"last move of {name}", xy, color, 17, meta=f"last:{seat}", legendgroup="last"))
     return traces
@@ -97,8 +99,8 @@ def _translucent(color: str, alpha: float) -> str:
 
 
 def city_overlays(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
-    """Ticket lines and rings, station squares (each a trace, empty when there are none), and the
-    leader lines of moved labels (if any); all unclickable."""
+    """Ticket lines and rings, the edition's marks but badges (a trace per style, each empty
+    when there are none), and the leader lines of moved labels (if any); all unclickable."""
     geo, traces = scene.geo, []
     lx: list[Any] = []
     ly: list[Any] = []
@@ -132,25 +134,9 @@ def city_overlays(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
             marker=dict(symbol="circle-open", size=2 * DOT_R + 9, color="#ff8f00", line=dict(color="#ff8f00", width=3)),
         )
     )
-    cs = list(scene.stations)
-    traces.append(
-        scatter(
-            x=[geo.xy[c][0] for c in cs] or [None],
-            y=[geo.xy[c][1] for c in cs] or [None],
-            mode="markers",
-            name="stations" if cs else "",
-            meta="stations",
-            legendrank=510,
-            showlegend=bool(cs),
-            hoverinfo="skip",
-            marker=dict(
-                symbol="square",
-                size=2 * DOT_R + 5,
-                color=[scene.seat_color[scene.stations[c]] for c in cs] or "#111111",
-                line=dict(color="#111111", width=1.5),
-            ),
-        )
-    )
+    for style, marks in scene.marks:
+        if style.shape != "badge":
+            traces.append(_mark_trace(scene, style, marks, frame.scale))
     leaders = [lab.leader for lab in frame.labels if lab.leader]
     if leaders:
         d = geo.digits
@@ -160,35 +146,67 @@ def city_overlays(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
     return traces
 
 
-def harbor_trace(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
-    """The harbors' anchor badges beside their cities (a trace, empty when there are none)."""
-    cs = list(scene.harbors)
-    at = [frame.badges.get(c) or _beside(scene, frame, c) for c in cs]
-    return [
-        scatter(
-            x=[p[0] for p in at] or [None],
-            y=[p[1] for p in at] or [None],
-            mode="markers+text",
-            name="harbors" if cs else "",
-            meta="harbors",
-            legendrank=520,
-            showlegend=bool(cs),
-            hoverinfo="skip",
-            text=["⚓"] * len(cs) or [""],
-            textposition="middle center",
-            textfont=dict(color="#ffffff", size=10),
-            marker=dict(
-                symbol="circle",
-                size=15,
-                color=[scene.seat_color[scene.harbors[c]] for c in cs] or "#111111",
-                line=dict(color="#111111", width=1),
-            ),
+def _mark_trace(scene: Scene, style: MarkStyle, marks: list[Any], px: float) -> dict[str, Any]:
+    """A square behind each city, a ring round it, or a cross on each route's middle, in the owner's colour."""
+    geo = scene.geo
+    at = [geo.mid[k.route] if isinstance(k, RouteMark) else geo.xy[k.city] for k in marks]
+    color = [scene.mark_color(k.owner) for k in marks] or "#111111"
+    if style.shape == "square":
+        marker = dict(symbol="square", size=2 * DOT_R + 5, color=color, line=dict(color="#111111", width=1.5))
+    elif style.shape == "ring":
+        marker = dict(symbol="circle-open", size=2 * DOT_R + 17, color=color, line=dict(width=3))
+    else:  # a cross on the route
+        size = round(max(12.0, 2.2 * geo.thick * px), 1)
+        marker = dict(symbol="x", size=size, color=color, line=dict(color="#111111", width=1))
+    return scatter(
+        x=[p[0] for p in at] or [None],
+        y=[p[1] for p in at] or [None],
+        mode="markers",
+        name=style.legend if marks else "",
+        meta=style.legend,
+        legendrank=style.rank,
+        showlegend=bool(marks),
+        hoverinfo="skip",
+        marker=marker,
+    )
+
+
+def badge_traces(scene: Scene, frame: Frame) -> list[dict[str, Any]]:
+    """The badges beside their cities (a harbor's anchor), a trace per badge style, each empty
+    when there are none; drawn over the pieces, beside the clickable cities (``zorder`` 2)."""
+    traces = []
+    for style, marks in scene.marks:
+        if style.shape != "badge":
+            continue
+        cs = [k.city for k in marks if isinstance(k, CityMark)]
+        at = [frame.badges.get(c) or _beside(scene, frame, c) for c in cs]
+        traces.append(
+            scatter(
+                x=[p[0] for p in at] or [None],
+                y=[p[1] for p in at] or [None],
+                mode="markers+text",
+                name=style.legend if cs else "",
+                meta=style.legend,
+                legendrank=style.rank,
+                showlegend=bool(cs),
+                hoverinfo="skip",
+                text=[style.glyph] * len(cs) or [""],
+                textposition="middle center",
+                textfont=dict(color="#ffffff", size=10),
+                marker=dict(
+                    symbol="circle",
+                    size=15,
+                    color=[scene.mark_color(k.owner) for k in marks] or "#111111",
+                    line=dict(color="#111111", width=1),
+                ),
+                zorder=2,
+            )
         )
-    ]
+    return traces
 
 
 def _beside(scene: Scene, frame: Frame, city: str) -> tuple[float, float]:
-    """Below and right of a city that has no harbor spot (not a harbor city on this map)."""
+    """Below and right of a city that has no badge spot (not a harbor city on this map)."""
     x, y = scene.geo.xy[city]
     d = (DOT_R + 9) / frame.scale
     return (x + d, y - d)

@@ -71,8 +71,8 @@ def trace_uid(key: str) -> str:
 
 #: ``zorder`` of each kind of trace (plotly draws each value in a layer of its own, lowest first):
 #: 0 under the pieces (highlight, last-move halos, paths), 1 the pieces and what sits on them,
-#: 2 the clickable routes and cities (and the harbor badges), 3 the labels
-_LAYERS = {"routes": 2, "cities": 2, "harbors": 2, "city labels": 3, "edge labels": 3}
+#: 2 the clickable routes and cities (and an edition's badges, which say so), 3 the labels
+_LAYERS = {"routes": 2, "cities": 2, "city labels": 3, "edge labels": 3}
 
 
 def layer(key: str) -> int:

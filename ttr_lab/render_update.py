@@ -17,6 +17,7 @@ from typing import Any
 
 from plotly.basedatatypes import Undefined
 
+from .board_options import BoardOptions
 from .render_figure import build_from
 from .render_overlays import empty_path
 
@@ -27,10 +28,11 @@ def _key(trace: Any) -> tuple[str, str]:
     return (trace.type, str(trace.meta if trace.meta is not None else trace.name))
 
 
-def update_board(fig: Any, obj: Any, **options: Any) -> Any:
+def update_board(fig: Any, obj: Any, options: BoardOptions | None = None, /, **keywords: Any) -> Any:
     """Redraw ``fig`` (a ``go.Figure`` or ``go.FigureWidget``) in place.
 
-    Takes the same options as :func:`~ttr_lab.render.board_figure`.  Traces
+    Takes the same options as :func:`~ttr_lab.render.board_figure` (a
+    :class:`~ttr_lab.board_options.BoardOptions`, keywords, or both).  Traces
     are matched by their ``meta`` key; only the properties whose value changed
     are set, all in one ``plotly_restyle`` (a claim sends the pieces, the
     clickable trace's owners and colours, not the board), so trace objects
@@ -57,7 +59,7 @@ def update_board(fig: Any, obj: Any, **options: Any) -> Any:
     >>> [t.meta for t in fig.data] == keys + ["path:0"], fig.data[-1].name, len(fig.data[-1].x)
     (True, '', 1)
     """
-    traces, layout = build_from(obj, **options)
+    traces, layout = build_from(obj, options, **keywords)
     meta = fig.layout.meta
     same_map = isinstance(meta, dict) and meta.get("map") == layout["meta"]["map"]
     slots = sum(1 for t in fig.data if str(t.meta).startswith("path:"))

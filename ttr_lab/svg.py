@@ -3,7 +3,9 @@
 :func:`board_svg` draws the board that :func:`ttr_lab.render.board_figure`
 draws, from the same geometry, scene and label placement: a box per car
 space, owners' pieces with their marks, each player's last move, cities and
-labels where the figure puts them, and the same legend.  It needs only the
+labels where the figure puts them, the edition's marks (stations, harbors:
+:mod:`ttr_lab.board_marks`) and the same legend; its options are the
+figure's (:class:`~ttr_lab.board_options.BoardOptions`).  It needs only the
 standard library, so it works without the ``[lab]`` extra.
 
 :func:`mimebundle` is the display bundle of a board built without
@@ -28,17 +30,22 @@ from __future__ import annotations
 from typing import Any
 
 from .board_drawing import PLOTLY_MIME, SVG_MIME, board_svg
+from .board_marks import PUBLIC
+from .board_options import BoardOptions
 
-__all__ = ["board_svg", "mimebundle"]
+__all__ = ["board_svg", "mimebundle", "BoardOptions", "PUBLIC"]
 
 
-def mimebundle(obj: Any, include: Any = None, exclude: Any = None, **options: Any) -> dict[str, Any]:
+def mimebundle(
+    obj: Any, include: Any = None, exclude: Any = None, options: BoardOptions | None = None, **keywords: Any
+) -> dict[str, Any]:
     """A display bundle for Jupyter: the static SVG, the plotly figure (when plotly is installed), the text.
 
     ``{"image/svg+xml": ..., "application/vnd.plotly.v1+json": ..., "text/plain": repr(obj)}``,
     filtered by IPython's ``include`` and ``exclude`` (collections of MIME
-    types); ``options`` are :func:`board_svg`'s (``tickets=``, ``highlight=``...),
-    given to the figure too.  JupyterLab shows the interactive figure;
+    types); ``options`` and ``keywords`` are :func:`board_svg`'s (a
+    :class:`~ttr_lab.board_options.BoardOptions`, ``tickets=``,
+    ``highlight=``...), given to the figure too.  JupyterLab shows the interactive figure;
     GitHub, nbviewer and a saved notebook opened without a kernel show the
     SVG.  Without plotly (no ``[lab]`` extra, or Pyodide without it) the
     bundle is the SVG and the text, which is what a game state and a
@@ -53,9 +60,10 @@ def mimebundle(obj: Any, include: Any = None, exclude: Any = None, **options: An
     def wanted(mime: str) -> bool:
         return (not include or mime in include) and not (exclude and mime in exclude)
 
+    opts = BoardOptions.of(options, **keywords)
     bundle: dict[str, Any] = {}
     if wanted(SVG_MIME):
-        bundle[SVG_MIME] = board_svg(obj, **options)
+        bundle[SVG_MIME] = board_svg(obj, opts)
     if wanted(PLOTLY_MIME):
         try:
             import plotly.graph_objects as go
@@ -65,7 +73,7 @@ def mimebundle(obj: Any, include: Any = None, exclude: Any = None, **options: An
         else:
             from .render_figure import build_from  # render.board_figure's own traces, without importing render
 
-            traces, layout = build_from(obj, **options)
+            traces, layout = build_from(obj, opts)
             fig = go.Figure(data=traces, layout=layout)
             bundle.update(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
     if wanted("text/plain"):

@@ -24,6 +24,7 @@ its parameters and mixes in its own rules; see ``CONTRIBUTING.md``.
 from __future__ import annotations
 
 from .base import Api, EditionBase, Field
+from .board_hooks import BoardHooks
 from .declarations import Rebuild, Table
 from .final_scoring import FinalScoring
 from .hooks import EditionHooks
@@ -43,11 +44,12 @@ __all__ = [
 ]
 
 
-class Edition(FinalScoring, EditionHooks):
+class Edition(FinalScoring, EditionHooks, BoardHooks):
     """Rules and parameters of one edition: the base rules, ready to extend.
 
     The hooks generic code asks (determinization, records, the table
-    scorer, the editor, the bots) are :class:`~ttr_lab.core.hooks.EditionHooks`'.
+    scorer, the editor, the bots) are :class:`~ttr_lab.core.hooks.EditionHooks`';
+    the board's are :class:`~ttr_lab.core.board_hooks.BoardHooks`'.
 
     Build one with :func:`find_edition`; an edition is immutable.  A game
     of it is ``ttr_lab.new_game(edition, players, seed=...)``.

@@ -118,7 +118,7 @@ class HistoryWidget(W.VBox):
             self._texts.append(f"{i}. {line}")
         n = len(self._moves)
         self._width = width
-        self.fig = go.Figure(board_figure(self.game, width=width))
+        self.fig = go.Figure(board_figure(self.game, width=width, viewer=-1))
         self.board = W.Output(layout=W.Layout(min_height=f"{self.fig.layout.height or 400}px")).add_class(
             "ttr-history-board"
         )
@@ -206,7 +206,7 @@ class HistoryWidget(W.VBox):
         self._scores.value = f"<table><tr>{cells}</tr></table>"
         latest = self._moves[g.ply - 1] if g.ply else None
         highlight = [latest.route] if isinstance(latest, ClaimRoute) else []
-        update_board(self.fig, g, highlight=highlight, width=self._width)
+        update_board(self.fig, g, highlight=highlight, width=self._width, viewer=-1)  # public marks
         if getattr(self, "plot", None) is not None and self.plot.layout.shapes:  # the review's line follows
             self.plot.layout.shapes[0].update(x0=g.ply, x1=g.ply)
         figure = json.loads(self.fig.to_json(validate=False))  # plain JSON: numpy arrays become lists

@@ -197,7 +197,9 @@ class PlayLayout(PlayParts):
     def _build_board(self) -> None:
         g = self.game
         self._height = None
-        self.fig = FigureWidget(board_figure(g, width=self._width, title="", show_color_letters=self._letters))
+        self.fig = FigureWidget(
+            board_figure(g, width=self._width, title="", show_color_letters=self._letters, viewer=-1)
+        )
         self.fig.add_class("ttr-figure")
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)

@@ -121,6 +121,7 @@ class PlayPanels(PlayParts):
         if self._advisor is not None:
             lit.update(self._advisor.lit)  # the routes of the moves a Hint named
         opts: dict[str, Any] = {"highlight": sorted(lit), "width": self._width, "title": ""}
+        opts["viewer"] = self._viewer() if self._hand_visible() else -1  # whose marks: the seat's, or public (-1)
         if self._letters:
             opts["show_color_letters"] = True
         if getattr(self, "_height", None) is not None:

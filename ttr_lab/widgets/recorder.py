@@ -94,7 +94,7 @@ class RecorderWidget(W.VBox):
         self.message = W.HTML().add_class("ttr-recorder-message")
         self.moves_log = W.HTML().add_class("ttr-recorder-log")
         self.advice = W.HTML().add_class("ttr-recorder-advice")
-        self.fig = FigureWidget(board_figure(ed.map, player_names=names, width=width, title=""))
+        self.fig = FigureWidget(board_figure(ed, player_names=names, width=width, title=""))
         side = W.VBox(
             [
                 self.status,

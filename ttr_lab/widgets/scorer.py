@@ -101,7 +101,7 @@ class ScorerWidget(W.VBox):
         self.click_kind.add_class("ttr-scorer-kind")
         if len(self._kinds) == 1:
             self.click_kind.layout.display = "none"
-        self.fig = FigureWidget(board_figure(ed.map, player_names=self.names, width=width, title=""))
+        self.fig = FigureWidget(board_figure(ed, player_names=self.names, width=width, title=""))
         self.fig.add_class("ttr-scorer-figure")
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
@@ -395,7 +395,7 @@ class ScorerWidget(W.VBox):
                 paths.append(_Path(tuple(me.longest_path_routes), f"longest path ({me.longest_path})"))
         update_board(
             self.fig,
-            self.edition.map,  # the map: an Edition's buildings() is its kinds, not a position's
+            self.edition,  # no position: the marks given below, by the edition's keywords
             owners=owners,
             player_names=self.names,
             paths=paths,

@@ -8,7 +8,8 @@ It adds, through the edition API alone:
 * a public position field, ``blocked``, and a hidden one, ``objective``: each
   seat's secret city, dealt at setup, scored at the end (rule CL2);
 * board marks (the closed route; the objective city on its owner's board
-  only) and a widget control for ``block``.
+  only: :mod:`.marks`, through ttr_lab's board hooks) and a widget control
+  for ``block``.
 
 ``register()`` makes it playable in this process (``ttr_lab.new_game("classroom")``);
 the package also declares entry points (``ttr_lab.editions``,
@@ -27,12 +28,11 @@ from ttr_lab.moves import move_classes, unregister_move
 
 from .edition import STEEP_ROUTE_POINTS, Classroom
 from .moves import BlockRoute
-from .rules import OBJECTIVE_PENALTY, OBJECTIVE_POINTS, Mark, closed_label, objective_label
+from .rules import OBJECTIVE_PENALTY, OBJECTIVE_POINTS, closed_label, objective_label
 
 __all__ = [
     "Classroom",
     "BlockRoute",
-    "Mark",
     "STEEP_ROUTE_POINTS",
     "OBJECTIVE_POINTS",
     "OBJECTIVE_PENALTY",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from ttr_lab.editions.usa import USA
 
+from .marks import ClassroomMarks
 from .rules import BlockRule, SecretObjective
 
 __all__ = ["Classroom", "STEEP_ROUTE_POINTS"]
@@ -16,7 +17,7 @@ __all__ = ["Classroom", "STEEP_ROUTE_POINTS"]
 STEEP_ROUTE_POINTS: Mapping[int, int] = MappingProxyType({1: 1, 2: 3, 3: 6, 4: 10, 5: 15, 6: 21})
 
 
-class Classroom(BlockRule, SecretObjective, USA):
+class Classroom(ClassroomMarks, BlockRule, SecretObjective, USA):
     """USA with a steeper route table, ``block N`` (rule CL1) and a secret objective city (rule CL2).
 
     Registered by :func:`classroom_variant.register` (or found through the

@@ -23,14 +23,12 @@ Both use only the public edition API (:class:`ttr_lab.core.Edition`,
   through ``chance_pick``, so records carry it and seat records hide it;
 * ``table_facts`` / ``seat_facts`` and ``table_extra``: what a person states
   at a table (``score(..., objective=..., blocked=...)``, ``seat_view``);
-* ``board_marks(state, viewer)`` (not called yet: issue 21 A2): what the
-  board draws for the rule, as :class:`Mark` values; only what seat
-  ``viewer`` may see (``None``: the whole game).
+* the board draws both rules through its hooks, in :mod:`.marks`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ttr_lab.core import Api, Edition, Field, Rebuild, Table
 from ttr_lab.errors import NotFoundError, TtrError
@@ -44,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ttr_lab.state import GameState
     from ttr_lab.view import PlayerView
 
-__all__ = ["Mark", "BlockRule", "SecretObjective", "OBJECTIVE_POINTS", "OBJECTIVE_PENALTY", "R_BLOCK", "R_OBJECTIVE"]
+__all__ = ["BlockRule", "SecretObjective", "OBJECTIVE_POINTS", "OBJECTIVE_PENALTY", "R_BLOCK", "R_OBJECTIVE"]
 
 #: the rules' ids, as ``why_illegal`` cites them
 R_BLOCK, R_OBJECTIVE = "CL1", "CL2"
@@ -52,16 +50,6 @@ R_BLOCK, R_OBJECTIVE = "CL1", "CL2"
 OBJECTIVE_POINTS, OBJECTIVE_PENALTY = 8, 4
 
 _TURN = int(Phase.TURN)
-
-
-class Mark(NamedTuple):
-    """One thing an edition draws on the board: ``kind`` ``"route"`` (target a
-    route id) or ``"city"`` (a city name), the words shown, and the seat it concerns."""
-
-    kind: str
-    target: Any
-    label: str
-    seat: int
 
 
 def closed_label(route_id: int, route_label: str, name: str) -> str:
@@ -72,13 +60,6 @@ def closed_label(route_id: int, route_label: str, name: str) -> str:
 def objective_label(city: str, name: str) -> str:
     """The words of an objective city's mark (drawn on its owner's board only)."""
     return f"objective city of {name}: {city}"
-
-
-class _Hooks(Edition):
-    """The board-marks hook's default (proposed for issue 21 A2), so the rules can extend it with ``super()``."""
-
-    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
-        return []
 
 
 # ---------------------------------------------------------------- CL1: block a route
@@ -96,7 +77,7 @@ def _load_blocked(ed: Any, n: int, data: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-class BlockRule(_Hooks):
+class BlockRule(Edition):
     """Mixin: ``block N`` once per game per player; a blocked route is closed to everyone."""
 
     moves = {BlockRoute: ("check_block", "apply_block")}
@@ -206,13 +187,6 @@ class BlockRule(_Hooks):
         given = t.by_seat("blocked")
         t.extra["blocked"] = [given.get(p) for p in range(len(t.players))]
 
-    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
-        out = super().board_marks(s, viewer)
-        for rid, p in sorted(self.blocked_routes(s).items()):
-            label = closed_label(rid, self.route_labels[self.route_index[rid]], s.player_names[p])
-            out.append(Mark("route", rid, label, p))
-        return out
-
 
 # ---------------------------------------------------------------- CL2: a secret objective city
 def _load_objectives(ed: Any, n: int, data: Any) -> tuple[str, ...]:
@@ -226,7 +200,7 @@ def _load_objectives(ed: Any, n: int, data: Any) -> tuple[str, ...]:
     return tuple(data)
 
 
-class SecretObjective(_Hooks):
+class SecretObjective(Edition):
     """Mixin: a different secret city per seat, dealt at setup, scored at the end."""
 
     fields: ClassVar[tuple[Field, ...]] = (
@@ -298,10 +272,3 @@ class SecretObjective(_Hooks):
             raise NotFoundError(f"objective: there is no city {mine[:60]!r} to aim for on the {self.map.id} map")
         others = t.rng.sample([c for c in self.objective_cities if c != mine], n - 1)
         t.extra["objective"] = [mine if q == t.seat else others.pop() for q in range(n)]
-
-    def board_marks(self, s: GameState, viewer: int | None) -> list[Mark]:
-        out = super().board_marks(s, viewer)
-        for p, city in enumerate(s._objective):
-            if city and viewer in (None, p):
-                out.append(Mark("city", city, objective_label(city, s.player_names[p]), p))
-        return out

@@ -36,6 +36,7 @@ from ...core import register_edition
 from ...scoring.results import PlayerScore
 from .ferries import R_EUROPE, Ferries
 from .long_tickets import LongTickets
+from .marks import StationMarks
 from .stations import BuildStation, Stations, station_borrowing
 from .tunnels import TUNNEL, DeclineTunnel, PayTunnel, TunnelClaim, Tunnels
 
@@ -52,7 +53,7 @@ __all__ = [
 
 
 @register_edition
-class Europe(Ferries, Tunnels, Stations, LongTickets):
+class Europe(StationMarks, Ferries, Tunnels, Stations, LongTickets):
     """Ticket to Ride Europe.
 
     Options (as USA): ``max_consecutive_resets`` (C1), ``first_player`` (C2),

@@ -51,6 +51,7 @@ from ...scoring.results import PlayerScore, TourResult
 from .cards import DECKS, RS_CARD_TYPES, RS_COLORS
 from .exchange import Exchange, ExchangePieces
 from .harbors import BuildHarbor, Harbors
+from .marks import HarborMarks
 from .payments import R_RS, RSPayments
 from .pieces import SETUP_PIECES, ChoosePieces
 from .piles import Piles
@@ -75,7 +76,7 @@ _TIEBREAKS = ("shared", "completed_tickets")
 
 
 @register_edition
-class RailsSails(Tours, Harbors, Exchange, Piles):
+class RailsSails(HarborMarks, Tours, Harbors, Exchange, Piles):
     """Ticket to Ride Rails & Sails, World map (rule B4)."""
 
     name: ClassVar[str] = "rails_and_sails"
