@@ -81,6 +81,7 @@ def test_the_app_teaches_a_first_turn_then_plays_rails_and_sails(chromium_contex
         expect(refusal).to_be_visible()
         expect(refusal).to_contain_text("A face-up locomotive cannot be your second card (rule A2")
         expect(guide).to_contain_text("That was refused")
+        guide.locator(".ttr-guide-news summary").click()  # the guide's one line opens over the board
         expect(lesson).to_be_visible()  # the lesson stays until the next move
 
         # a plain game of Rails & Sails against the hard bot: whole button labels
