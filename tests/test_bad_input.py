@@ -9,8 +9,10 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dataclasses
 import importlib
 import io
+import itertools
 import json
 import os
 import pathlib
@@ -135,6 +137,27 @@ def europe_tunnel() -> GameState:
 
 
 # ---------------------------------------------------------------------------- wrong types
+def built_around(cls, *values):
+    """A move of ``cls`` holding ``values`` (its fields' defaults after them),
+    built around the constructor, which refuses malformed fields."""
+    move = object.__new__(cls)
+    for f, v in itertools.zip_longest(dataclasses.fields(cls), values, fillvalue=dataclasses.MISSING):
+        object.__setattr__(move, f.name, f.default if v is dataclasses.MISSING else v)
+    return move
+
+
+def hand_built(cls, *values, rule: str = "notation", reason: str = ""):
+    """``cls(*values)``; for malformed fields (rule ``notation``) the
+    constructor raises InvalidMoveError (with ``reason``), and the same move
+    built around it is returned, for play and why_illegal to refuse."""
+    if rule != "notation":
+        return cls(*values)
+    with pytest.raises(InvalidMoveError, match="malformed") as e:
+        cls(*values)
+    assert reason in str(e.value)
+    return built_around(cls, *values)
+
+
 BAD_CARDS = [
     pytest.param((("red", 1.0),), id="float-count"),
     pytest.param((("red", 1.5),), id="fraction-count"),
@@ -167,61 +190,72 @@ def _rule(cards, edition_rule: str) -> str:
 
 @pytest.mark.parametrize("cards", BAD_CARDS)
 def test_claim_with_malformed_cards(cards):
-    why = refused(usa_turn(), ClaimRoute(1, cards), rule=_rule(cards, "A4"))
+    rule = _rule(cards, "A4")
+    why = refused(usa_turn(), hand_built(ClaimRoute, 1, cards, rule=rule, reason="card"), rule=rule)
     assert "card" in why[1]
 
 
 @pytest.mark.parametrize("cards", BAD_CARDS)
 def test_station_with_malformed_cards(cards):
-    refused(europe_turn(), BuildStation("Wien", cards), rule=_rule(cards, "B3"))
+    rule = _rule(cards, "B3")
+    refused(europe_turn(), hand_built(BuildStation, "Wien", cards, rule=rule), rule=rule)
 
 
 @pytest.mark.parametrize("cards", BAD_CARDS)
 def test_tunnel_payment_with_malformed_cards(cards):
-    refused(europe_tunnel(), PayTunnel(cards), rule=_rule(cards, "B3"))
+    rule = _rule(cards, "B3")
+    refused(europe_tunnel(), hand_built(PayTunnel, cards, rule=rule), rule=rule)
 
 
 @pytest.mark.parametrize("cards", BAD_CARDS)
 def test_harbor_with_malformed_cards(cards):
-    refused(world_turn(), BuildHarbor("Casablanca", cards), rule=_rule(cards, "B4"))
+    rule = _rule(cards, "B4")
+    refused(world_turn(), hand_built(BuildHarbor, "Casablanca", cards, rule=rule), rule=rule)
 
 
 @pytest.mark.parametrize(
-    "make, move, reason",
+    "make, cls, values, reason",
     [
         (
             europe_turn,
-            BuildStation("Wien", (("red", 1.0),)),
+            BuildStation,
+            ("Wien", (("red", 1.0),)),
             "card count must be a whole number from 1 to 999999999 (red:1.0)",
         ),
-        (europe_turn, BuildStation(3, (("red", 1),)), "a city is named by a string, not 3"),
-        (europe_turn, BuildStation(None, (("red", 1),)), "a city is named by a string"),
-        (europe_tunnel, PayTunnel((("red", 1.5),)), "card count must be a whole number from 1 to 999999999 (red:1.5)"),
-        (usa_turn, DrawFaceUp(2.0), "a face-up slot is a whole number, not 2.0"),
-        (usa_turn, DrawFaceUp(True), "a face-up slot is a whole number, not True"),
-        (usa_turn, DrawFaceUp("2"), "a face-up slot is a whole number, not '2'"),
-        (usa_turn, DrawFaceUp(None), "a face-up slot is a whole number, not None"),
-        (world_turn, DrawFaceUp(1, 3), "a refill pile is named by a string, not 3"),
-        (usa_turn, DrawBlind(0), "a pile is named by a string, not 0"),
-        (usa_turn, ClaimRoute(3.0, (("red", 1),)), "a route is named by its whole-number id, not 3.0"),
-        (usa_turn, ClaimRoute(True, (("red", 1),)), "a route is named by its whole-number id, not True"),
-        (usa_turn, ClaimRoute("3", (("red", 1),)), "a route is named by its whole-number id, not '3'"),
-        (ttr_lab.new_game, KeepTickets((30.0,)), "tickets are a tuple of whole-number ids, not (30.0,)"),
-        (ttr_lab.new_game, KeepTickets([1, 2]), "tickets are a tuple of whole-number ids, not [1, 2]"),
-        (ttr_lab.new_game, KeepTickets((True,)), "tickets are a tuple of whole-number ids, not (True,)"),
-        (ttr_lab.new_game, KeepTickets("12"), "tickets are a tuple of whole-number ids, not '12'"),
-        (ttr_lab.new_game, KeepTickets((4, 4)), "a ticket is named twice"),
-        (world_turn, ExchangePieces("trains", True), "a number of pieces is a whole number, not True"),
-        (world_turn, ExchangePieces("trains", 1.0), "a number of pieces is a whole number, not 1.0"),
-        (world_turn, ExchangePieces(1, 1), "exchange takes 'trains' or 'ships', not 1"),
-        (world_setup_pieces, ChoosePieces(20.0), "a number of trains is a whole number, not 20.0"),
-        (world_setup_pieces, ChoosePieces(True), "a number of trains is a whole number, not True"),
+        (europe_turn, BuildStation, (3, (("red", 1),)), "a city is named by a string, not 3"),
+        (europe_turn, BuildStation, (None, (("red", 1),)), "a city is named by a string"),
+        (
+            europe_tunnel,
+            PayTunnel,
+            ((("red", 1.5),),),
+            "card count must be a whole number from 1 to 999999999 (red:1.5)",
+        ),
+        (usa_turn, DrawFaceUp, (2.0,), "a face-up slot is a whole number, not 2.0"),
+        (usa_turn, DrawFaceUp, (True,), "a face-up slot is a whole number, not True"),
+        (usa_turn, DrawFaceUp, ("2",), "a face-up slot is a whole number, not '2'"),
+        (usa_turn, DrawFaceUp, (None,), "a face-up slot is a whole number, not None"),
+        (world_turn, DrawFaceUp, (1, 3), "a refill pile is named by a string, not 3"),
+        (usa_turn, DrawBlind, (0,), "a pile is named by a string, not 0"),
+        (usa_turn, ClaimRoute, (3.0, (("red", 1),)), "a route is named by its whole-number id, not 3.0"),
+        (usa_turn, ClaimRoute, (True, (("red", 1),)), "a route is named by its whole-number id, not True"),
+        (usa_turn, ClaimRoute, ("3", (("red", 1),)), "a route is named by its whole-number id, not '3'"),
+        (ttr_lab.new_game, KeepTickets, ((30.0,),), "tickets are a tuple of whole-number ids, not (30.0,)"),
+        (ttr_lab.new_game, KeepTickets, ([1, 2],), "tickets are a tuple of whole-number ids, not [1, 2]"),
+        (ttr_lab.new_game, KeepTickets, ((True,),), "tickets are a tuple of whole-number ids, not (True,)"),
+        (ttr_lab.new_game, KeepTickets, ("12",), "tickets are a tuple of whole-number ids, not '12'"),
+        (ttr_lab.new_game, KeepTickets, ((4, 4),), "a ticket is named twice"),
+        (world_turn, ExchangePieces, ("trains", True), "a number of pieces is a whole number, not True"),
+        (world_turn, ExchangePieces, ("trains", 1.0), "a number of pieces is a whole number, not 1.0"),
+        (world_turn, ExchangePieces, (1, 1), "exchange takes 'trains' or 'ships', not 1"),
+        (world_setup_pieces, ChoosePieces, (20.0,), "a number of trains is a whole number, not 20.0"),
+        (world_setup_pieces, ChoosePieces, (True,), "a number of trains is a whole number, not True"),
     ],
     ids=lambda x: x.__name__ if callable(x) else None,
 )
-def test_hand_built_moves_with_wrong_types(make, move, reason):
-    g = make()
-    why = refused(g, move)
+def test_hand_built_moves_with_wrong_types(make, cls, values, reason):
+    """The constructor refuses the fields; a move built around it is refused by play."""
+    move = hand_built(cls, *values, reason=reason)
+    why = refused(make(), move)
     assert reason in why[1]
 
 

@@ -112,7 +112,8 @@ def test_engine_plays_the_variant_first_player_on_seat_1(cv):
     assert m in g.legal_moves
     assert g.describe(m) == "block route 57 (Kansas City-Oklahoma City): nobody may claim it"
     assert g.why_illegal("block x")[0] == "notation"
-    assert g.why_illegal(cv.BlockRoute(57.0))[0] == "notation"
+    with pytest.raises(ttr_lab.InvalidMoveError, match="malformed BlockRoute move"):  # its problem(), at construction
+        cv.BlockRoute(57.0)
     assert g.why_illegal("block 999") == ("CL1", "there is no route 999 on the usa map")
     # play, and undo exactly
     before = snapshot(g)

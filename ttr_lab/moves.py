@@ -70,7 +70,7 @@ from .move_cards import (
     normalize_cards,
     show_value,
 )
-from .moves_base import MAX_MOVE_TEXT, Move, move_classes, parse_move, unregister_move
+from .moves_base import MAX_MOVE_TEXT, Move, move_classes, parse_move, refuse_malformed, unregister_move
 from .numerals import read_number
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,8 +98,13 @@ __all__ = [
     "show_value",
     "MAX_COUNT",
     "parse_move",
+    "refuse_malformed",
     "MAX_MOVE_TEXT",
 ]
+
+
+_new = object.__new__
+_set = object.__setattr__  # (a frozen dataclass's fields are set around its __setattr__)
 
 
 def _int_arg(word: str, text: str) -> int:
@@ -129,6 +134,15 @@ class DrawFaceUp(Move):
     refill: str | None = None
     verb: ClassVar[str] = "faceup"
     rank: ClassVar[float] = 2
+
+    def __post_init__(self) -> None:  # the common case checked inline (move generation builds many)
+        slot, refill = self.slot, self.refill
+        if (
+            type(slot) is not int
+            or not -MAX_COUNT <= slot <= MAX_COUNT
+            or (refill is not None and type(refill) is not str)
+        ):
+            refuse_malformed(self)
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
@@ -211,6 +225,19 @@ class ClaimRoute(Move):
     verb: ClassVar[str] = "claim"
     rank: ClassVar[float] = 5
 
+    def __post_init__(self) -> None:  # the common case checked inline (move generation builds many)
+        route, cards = self.route, self.cards
+        if type(route) is int and -MAX_COUNT <= route <= MAX_COUNT and type(cards) is tuple:
+            for card in cards:
+                if type(card) is not tuple or len(card) != 2 or type(card[0]) is not str:
+                    break
+                k = card[1]
+                if type(k) is not int or not 0 < k <= MAX_COUNT:
+                    break
+            else:
+                return
+        refuse_malformed(self)
+
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
         if not args:
@@ -232,6 +259,17 @@ class ClaimRoute(Move):
         if not is_count(self.route):
             return f"a route is named by its whole-number id, not {show_value(self.route)}"
         return card_list_problem(self.cards)
+
+    @classmethod
+    def _unchecked(cls, route: int, cards: CardList, label: str = "") -> ClaimRoute:
+        """The engine's move generation (payments built from its own tables):
+        the move without the constructor's checks, which cost more than
+        building it.  Never for values from outside the engine."""
+        move = _new(cls)
+        _set(move, "route", route)
+        _set(move, "cards", cards)
+        _set(move, "label", label)
+        return move
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.route, self.cards)
@@ -273,14 +311,43 @@ class KeepTickets(Move):
     rank: ClassVar[float] = 12
 
     def __post_init__(self) -> None:
-        if isinstance(self.tickets, tuple) and all(is_count(t) for t in self.tickets):
-            object.__setattr__(self, "tickets", tuple(sorted(self.tickets)))
+        refuse_malformed(self)
+        object.__setattr__(self, "tickets", tuple(sorted(self.tickets)))
 
     @classmethod
     def from_sorted(cls, tickets: tuple[int, ...]) -> KeepTickets:
-        """Fast constructor for an already sorted tuple (move generation)."""
-        move = object.__new__(cls)
-        object.__setattr__(move, "tickets", tickets)
+        """Fast constructor for a tuple already in increasing order (move
+        generation); it checks the tuple as the constructor does, and its order.
+
+        >>> KeepTickets.from_sorted((3, 1))
+        Traceback (most recent call last):
+        ...
+        ttr_lab.errors.InvalidMoveError: malformed KeepTickets move: from_sorted takes ids in increasing order, not (3, 1)
+        """
+        move = _new(cls)
+        _set(move, "tickets", tickets)
+        if type(tickets) is tuple:
+            last = -MAX_COUNT - 1
+            for t in tickets:
+                if type(t) is not int or not last < t <= MAX_COUNT:
+                    break
+                last = t
+            else:
+                return move
+        refuse_malformed(move)  # wrong types, a ticket named twice
+        if list(tickets) != sorted(tickets):
+            raise InvalidMoveError(
+                f"malformed KeepTickets move: from_sorted takes ids in increasing order, not {show_value(tickets)}"
+            )
+        return move
+
+    @classmethod
+    def _unchecked(cls, tickets: tuple[int, ...]) -> KeepTickets:
+        """The engine's move generation (ids in increasing order, from the
+        tickets drawn): the move without any check.  Never for values from
+        outside the engine."""
+        move = _new(cls)
+        _set(move, "tickets", tickets)
         return move
 
     @classmethod

@@ -24,7 +24,7 @@ from .move_cards import _clip, show_value
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
-__all__ = ["Move", "move_classes", "unregister_move", "parse_move", "MAX_MOVE_TEXT"]
+__all__ = ["Move", "move_classes", "unregister_move", "parse_move", "refuse_malformed", "MAX_MOVE_TEXT"]
 
 #: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
 MAX_MOVE_TEXT = 2000
@@ -70,6 +70,9 @@ class Move:
             classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
             classes.append(cls)
 
+    def __post_init__(self) -> None:
+        refuse_malformed(self)
+
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
         """The move written ``verb args...``, or None if ``args`` do not fit this class."""
@@ -87,8 +90,13 @@ class Move:
     def problem(self) -> str | None:
         """Why the field values are not well-formed (wrong types), or None.
 
-        A hand-built move such as ``DrawFaceUp(2.0)`` is refused before any
-        rule looks at it, so the game is never half-changed.
+        The constructor asks it: a move with malformed fields is never built
+        (``DrawFaceUp(2.0)`` raises :class:`~ttr_lab.errors.InvalidMoveError`),
+        so no move compares equal to a legal move it is not.  A subclass with
+        fields overrides it; one that overrides ``__post_init__`` too calls
+        :func:`refuse_malformed` from it.  :meth:`GameState.why_illegal
+        <ttr_lab.state.GameState.why_illegal>` asks it again, for a move built
+        around its constructor.
         """
         return None
 
@@ -127,6 +135,26 @@ class Move:
 
     def __ge__(self, other: Move) -> bool:
         return self.sort_key() >= other.sort_key()
+
+
+def refuse_malformed(move: Move) -> None:
+    """Raise :class:`~ttr_lab.errors.InvalidMoveError` if ``move.problem()``
+    finds a malformed field (what every move's constructor does).
+
+    Whole-number fields hold an ``int`` and nothing else: ``2.0``, ``True``
+    or a NumPy integer compare equal to ``2``, ``1``..., so a move holding
+    one would look legal (``m in list(game.legal_moves)``) while
+    :meth:`~ttr_lab.state.GameState.play` refuses it.
+
+    >>> from ttr_lab.moves import DrawFaceUp
+    >>> DrawFaceUp(True)
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.InvalidMoveError: malformed DrawFaceUp move: a face-up slot is a whole number, not True
+    """
+    problem = move.problem()
+    if problem is not None:
+        raise InvalidMoveError(f"malformed {type(move).__name__} move: {problem}")
 
 
 def parse_move(text: str) -> Move:

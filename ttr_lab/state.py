@@ -179,8 +179,8 @@ class GameState(StateQueries):
         >>> g = ttr_lab.new_game("usa", players=2, seed=1)
         >>> g.why_illegal("tickets")
         ('A5', 'players are choosing their initial tickets; expected a keep move')
-        >>> g.why_illegal(ttr_lab.DrawFaceUp(2.0))
-        ('notation', 'a face-up slot is a whole number, not 2.0')
+        >>> g.why_illegal("faceup 2.0")
+        ('notation', "bad number in 'faceup 2.0': expected a whole number in digits 0-9, not '2.0'")
         """
         if isinstance(move, str):
             try:
@@ -219,13 +219,32 @@ class GameState(StateQueries):
     def push(self, move: Move) -> None:
         """Play a move without checking it (the fast path for bots and search).
 
-        It trusts the move: one that is not legal here, or not well formed
-        (a count of ``2.0``, a card that is not in the hand), which
-        :meth:`play` refuses, may leave an impossible position.  Moves from
-        people, files or the network go through :meth:`play`; ``push`` is
-        for moves taken from :attr:`legal_moves`.  A move the edition does
-        not know raises :class:`IllegalMoveError`; if applying a move fails,
-        the position is restored before the error propagates.
+        It trusts the move: one that is legal to write but not legal here (a
+        card that is not in the hand, a claimed route), which :meth:`play`
+        refuses, may leave an impossible position.  Moves from people, files
+        or the network go through :meth:`play`; ``push`` is for moves taken
+        from :attr:`legal_moves`.  (A move's constructor refuses malformed
+        fields, such as a count of ``2.0``: see
+        :meth:`~ttr_lab.moves.Move.problem`.)
+
+        Its errors are the library's, and the position is restored first:
+        something that is not a :class:`~ttr_lab.moves.Move` (a move's text
+        too: :meth:`play` reads notation), a move the edition does not know,
+        and a move the rules forbid here that cannot be applied (a face-up
+        slot past the row, a route the map lacks, a count of ``2.0`` in a
+        move built around its constructor) raise
+        :class:`~ttr_lab.errors.IllegalMoveError` naming the rule, as
+        :meth:`play` would.  Anything else that fails while a legal move is
+        applied (a bug) propagates unchanged.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.push(ttr_lab.DrawFaceUp(9))
+        Traceback (most recent call last):
+        ...
+        ttr_lab.errors.IllegalMoveError: illegal move faceup 9: players are choosing their initial tickets; expected a keep move (rule A5)
+        >>> g.ply
+        0
         """
         st = self._stack
         ch = self._chance
@@ -235,18 +254,27 @@ class GameState(StateQueries):
             st += self.__dict__.values()
         try:
             self.edition._move_applies[type(move)](self, move)
-        except KeyError:
+        except BaseException as e:
             self._undo_push()
-            if type(move) in self.edition._move_applies:
-                raise
-            raise IllegalMoveError(
-                move, rule="A1", reason=f"{type(move).__name__} is not an action of {self.edition.name}"
-            ) from None
-        except BaseException:
-            self._undo_push()
+            if isinstance(e, Exception) and not isinstance(e, TtrError):
+                self._refuse_pushed(move, e)
             raise
         self._moves.append(move)
         self._legal = None
+
+    def _refuse_pushed(self, move: object, error: Exception) -> None:
+        """After a failed :meth:`push` (position restored): raise the library's
+        error if the rules refuse ``move`` here; return if they allow it."""
+        if not isinstance(move, Move):
+            reason = f"push takes a Move, not {type(move).__name__} (play reads a move's notation)"
+            raise IllegalMoveError(show_value(move), rule="notation", reason=reason) from None
+        try:
+            why = self.why_illegal(move)
+        except Exception:  # a plug-in move whose checks fail as well: report the first error
+            return
+        if why is not None:
+            known = type(move) in self.edition._move_applies
+            raise IllegalMoveError(move, rule=why[0], reason=why[1]) from (error if known else None)
 
     def _undo_push(self) -> None:
         """Put back the position a failed push started from (its snapshot is the last)."""

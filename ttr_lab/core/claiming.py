@@ -204,7 +204,7 @@ class Claiming(Drawing):
             if w:
                 cards.append((wname, w))
             cards.sort()
-            out.append(ClaimRoute(route.id, tuple(cards), label))
+            out.append(ClaimRoute._unchecked(route.id, tuple(cards), label))
         out.sort()
         return out
 

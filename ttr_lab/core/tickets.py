@@ -83,7 +83,7 @@ class Tickets(Claiming):
 
     def keep_groups(self, s: GameState) -> list[Any]:
         pend = sorted(s._pending)
-        make = KeepTickets.from_sorted
+        make = KeepTickets._unchecked
         out: list[Move] = [make(c) for k in range(self.keep_min(s), len(pend) + 1) for c in combinations(pend, k)]
         out.sort()
         return [(len(out), _identity, out)]

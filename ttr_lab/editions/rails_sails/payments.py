@@ -183,7 +183,7 @@ class RSPayments(RouteClasses):
                     for x in range(max(0, m - b), min(a, m) + 1):
                         pays.append(_norm([(np_, x), (na, m - x), (wname, k)]))
         pays.sort()  # one route: the moves sort as their cards do
-        return [ClaimRoute(rid, cards, label) for cards in pays]
+        return [ClaimRoute._unchecked(rid, cards, label) for cards in pays]
 
     # ------------------------------------------------------------------ checks
     def check_payment(self, s: GameState, ri: int, cards: list[tuple[int, int]]) -> tuple[str, str] | None:
