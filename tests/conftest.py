@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -27,21 +28,35 @@ def _missing(*modules: str) -> bool:
 # modules that need the [lab] extra (plotly, ipywidgets, anywidget)
 _LAB_TESTS = ["test_render.py", "test_widgets.py", "test_widgets_editions.py", "e2e"]
 collect_ignore = _LAB_TESTS if _missing("plotly", "ipywidgets", "anywidget") else []
-if _missing("hypothesis"):
-    collect_ignore.append("test_properties.py")
+_HYPOTHESIS = re.compile(r"^(?:from|import) hypothesis\b", re.M)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave out a test module that imports hypothesis (the [test] extra) when it is missing."""
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_") or not _missing("hypothesis"):
+        return None
+    return True if _HYPOTHESIS.search(collection_path.read_text(encoding="utf-8")) else None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--runslow", action="store_true", default=False, help="also run the tests marked slow")
+    parser.addoption(
+        "--runslow", action="store_true", default=False, help="also run the slow and the browser tests (make test does)"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:  # everything under tests/e2e drives a browser
+        if "e2e" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
     if config.getoption("--runslow"):
         return
-    skip = pytest.mark.skip(reason="slow: run with --runslow (make test does)")
+    skip_slow = pytest.mark.skip(reason="slow: run with --runslow (make test does)")
+    skip_browser = pytest.mark.skip(reason="drives Chromium: run with --runslow (make test does)")
     for item in items:
         if "slow" in item.keywords:
-            item.add_marker(skip)
+            item.add_marker(skip_slow)
+        elif "browser" in item.keywords:
+            item.add_marker(skip_browser)
 
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

@@ -206,3 +206,17 @@ def bot_game(name: str, seed: int, players: int, plies: int, bot: str = "playout
     while not g.is_over and g.ply < plies:
         g.play(bots[g.current_player].choose(g.view(g.current_player)))
     return g
+
+
+def tunnel_position(game: GameState, *, revealed: list[str], paid: dict[str, int], route: int, **kw: Any) -> GameState:
+    """A pending tunnel claim (Europe) by seat 0: ``arrange(game, **kw)``, then
+    the ``revealed`` cards move from seat 1's hand to the tunnel's reveal."""
+    d = arrange(game, current=0, **kw).to_dict()
+    hand = d["hands"][1]
+    for c in revealed:
+        hand[c] -= 1
+        if not hand[c]:
+            del hand[c]
+    d["phase"] = "tunnel"
+    d["extra"]["tunnel"] = {"route": route, "paid": dict(paid), "revealed": list(revealed)}
+    return GameState.from_dict(d)

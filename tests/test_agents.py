@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import ttr_lab
@@ -9,6 +14,7 @@ from ttr_lab.agents import AGENTS, FdgAgent
 from ttr_lab.bots import BOTS, make_bot, play_game
 from ttr_lab.editions import edition_names, find_edition
 
+ROOT = Path(__file__).resolve().parents[1]
 FDG = ["route_focus", "one_step", "long_route", "destination_hungry"]
 #: one name per distinct edition (aliases left out)
 EDITIONS = sorted({repr(find_edition(n)): n for n in sorted(edition_names(), key=len, reverse=True)}.values())
@@ -51,13 +57,44 @@ def test_agents_finish_smaller_tables(players):
         assert game.is_over
 
 
-@pytest.mark.parametrize("name", FDG)
-def test_agents_are_deterministic(name):
-    def moves(seed):
-        g = play_game("europe", [make_bot(name, seed=1), make_bot("greedy", seed=2)], seed=seed)
-        return [str(m) for m in g.move_stack]
+#: each agent's seeded game against greedy (Europe, seed 5): the sha256 of its moves' notation
+SEEDED_GAMES = """
+import hashlib
+from ttr_lab.bots import make_bot, play_game
 
-    assert moves(5) == moves(5)
+def digests(names):
+    out = {}
+    for name in names:
+        g = play_game("europe", [make_bot(name, seed=1), make_bot("greedy", seed=2)], seed=5)
+        out[name] = hashlib.sha256(" ".join(map(str, g.move_stack)).encode()).hexdigest()
+    return out
+"""
+PRINT = "import sys\nfor name, digest in digests(sys.argv[1:]).items(): print(name, digest)"
+
+
+def seeded_games(*, hash_seed: str | None = None) -> dict[str, str]:
+    """The digests of :data:`SEEDED_GAMES`, in this process or (with
+    ``hash_seed``) in a fresh one with that ``PYTHONHASHSEED``."""
+    if hash_seed is None:
+        namespace: dict = {}
+        exec(SEEDED_GAMES, namespace)
+        return namespace["digests"](FDG)
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    argv = [sys.executable, "-c", SEEDED_GAMES + PRINT, *FDG]
+    run = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return dict(line.split() for line in run.stdout.splitlines())
+
+
+def test_agents_are_deterministic_across_processes():
+    """Each agent's seeded game is the same here (after other tests used the
+    process) and in two fresh processes whose string hashes differ
+    (``PYTHONHASHSEED``): no choice depends on set or dict order of strings,
+    on ``id()``, or on the global random state."""
+    here = seeded_games()
+    assert sorted(here) == sorted(FDG) and len(set(here.values())) == len(FDG)
+    assert seeded_games(hash_seed="1") == here
+    assert seeded_games(hash_seed="2") == here
 
 
 def test_styles_differ():

@@ -94,7 +94,7 @@ def test_empty_network():
 
 
 def test_scenario_14_triangle_with_a_tail():
-    """RULES.md scenario 14: A-B 3, B-C 2, C-A 4, C-D 6: every route, 15."""
+    """Scenario 14 (docs/rules.md A7): A-B 3, B-C 2, C-A 4, C-D 6: every route, 15."""
     edges = numbered(("A", "B", 3), ("B", "C", 2), ("C", "A", 4), ("C", "D", 6))
     total, seq = check(edges)
     assert total == 15 and sorted(seq) == [1, 2, 3, 4] and seq[-1] == 4

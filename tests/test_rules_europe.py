@@ -1,6 +1,7 @@
-"""RULES.md part D, scenarios 20-29 (Europe: ferries, tunnels, stations, the
-European Express), one test each, plus property tests over random seeded
-Europe games.  Positions are arranged through the public snapshot API
+"""Scenarios 20-29: Europe (docs/rules.md B3: ferries, tunnels, stations, the
+European Express), one test each (``test_scenario_NN_...``), then more of
+B3 (a station's borrowing choice, one card check for stations and tunnels),
+plus property tests over random seeded Europe games.  Positions are arranged through the public snapshot API
 (``tests/helpers.arrange``), which checks conservation on every arrangement."""
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from ttr_lab.bots import make_bot, play_game
 from ttr_lab.editions import Europe, find_edition
 from ttr_lab.editions.europe import station_borrowing
 from ttr_lab.records import Record, dumps
-from ttr_lab.scoring import longest_path, route_points
+from ttr_lab.scoring import longest_path, network, route_points, score_two_city
 from ttr_lab.state import GameState
 
 from . import helpers
-from .helpers import arrange, past_setup, snapshot
+from .helpers import arrange, past_setup, snapshot, tunnel_position
 
 L = "loco"
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -484,6 +485,103 @@ def test_scenario_29_the_eight_space_tunnel_scores_21():
     assert g.route_owner(tunnel) == 0 and g.score(0) == 21 and g.pieces(0) == 37
     assert g.phase == Phase.TURN and g.current_player == 1
     assert g.problems() == []
+
+
+# ---------------------------------------------------------------------------- B3: station borrowing
+# Seat 0 (2-player Europe) has a station in Amsterdam, where seat 1 owns
+# Amsterdam-Bruxelles (route 1) and Amsterdam-Essen (route 2).  Seat 0's own
+# routes form three networks: Amsterdam-Frankfurt-London; Essen-Berlin-
+# Kobenhavn; Bruxelles-Paris-Zürich-München-Wien-Warszawa-Wilno.  Its tickets:
+# Amsterdam-Wilno (12), Frankfurt-Kobenhavn (5), London-Berlin (7).
+# Borrowing route 1 completes Amsterdam-Wilno: 12 - 5 - 7 = 0 points;
+# borrowing route 2 completes the other two: 5 + 7 - 12 = 0 points as well.
+SEAT0_ROUTES = (3, 4, 16, 29, 56, 79, 80, 85, 99, 100)
+# seat 1: both Amsterdam routes, Zürich-Venezia-Zagrab-Budapest for its one
+# ticket, and two lone ferries that bring its total to seat 0's
+SEAT1_ROUTES = (1, 2, 98, 97, 40, 82, 8)
+
+
+def borrowing_example() -> GameState:
+    g = new_europe(players=2)
+    held = {0: [2, 17, 21], 1: [40]}  # 40: Zürich-Budapest (6)
+    owners = {**dict.fromkeys(SEAT0_ROUTES, 0), **dict.fromkeys(SEAT1_ROUTES, 1)}
+    return arrange(
+        g,
+        owners=owners,
+        tickets=held,
+        extra={"stations": [["Amsterdam"], []], "box": sorted(g.edition.long_tickets)},
+        current=0,
+    )
+
+
+def test_b3_equal_points_borrow_the_route_completing_more_tickets():
+    h = borrowing_example()
+    m = h.map
+    assert (m.route(1).label(), m.route(2).label()) == ("Amsterdam-Bruxelles", "Amsterdam-Essen")
+    tickets = [m.ticket(t) for t in h._tickets[0]]
+    by_choice = {}
+    for rid in (1, 2):
+        results = [score_two_city(t, network(h, 0, [rid])) for t in tickets]
+        by_choice[rid] = (sum(r.points for r in results), sum(r.completed for r in results))
+    assert by_choice == {1: (0, 1), 2: (0, 2)}  # the same points, one ticket more through Essen
+    assert station_borrowing(h, 0) == {"Amsterdam": 2}
+    assert h.borrowed_routes(0) == {"Amsterdam": 2}
+    score = h.outcome().players[0]
+    assert score.tickets_completed == 2 and score.ticket_points == 0
+    assert ("station Amsterdam borrows Amsterdam-Essen (route 2)", 0) in score.adjustments + score.bonuses
+
+
+def test_b3_the_borrowing_choice_decides_the_winner():
+    h = borrowing_example()
+    out = h.outcome()
+    p0, p1 = out.players
+    assert out.scores == (51, 51)  # a tie on points
+    assert (p0.tickets_completed, p1.tickets_completed) == (2, 1)
+    assert out.winners == (0,)  # broken by completed tickets
+    # borrowing Amsterdam-Bruxelles instead (the lower route id, as the old
+    # engine did) gives the same 51 points but one completed ticket: the tie
+    # would then go to the next tie-breaker, fewest stations built, and seat 1
+    # (no station) would win.
+    ed = h.edition
+    holders = {0}  # the European Express: seat 0's 17-car trail
+    assert p0.longest_path == 17 and p1.longest_path < 17
+    old = [score_two_city(t, network(h, 0, [1])) for t in (h.map.ticket(t) for t in h._tickets[0])]
+    assert sum(r.points for r in old) == p0.ticket_points and sum(r.completed for r in old) == 1
+    as_old = (1, -1, 1)  # (completed tickets, -stations built, Express)
+    assert ed.tiebreak_key(h, p0, holders) == (2, -1, 1)
+    assert ed.tiebreak_key(h, p1, holders) == (1, 0, 0) > as_old
+
+
+# ---------------------------------------------------------------------------- B3: one card check
+# Stations and tunnels pay through the same card check as claims (A4).
+def test_station_payment_naming_a_card_twice_is_refused():
+    g = new_europe(players=2)
+    h = arrange(g, hands={0: {"red": 1, "blue": 3}}, extra={"stations": [["Wien"], []]}, current=0)
+    before, ply = snapshot(h), h.ply
+    move = BuildStation("Berlin", (("red", 1), ("red", 1)))  # station 2 costs 2; the hand holds 1 red
+    assert h.why_illegal(move) == ("B3", "card red is named twice")
+    with pytest.raises(IllegalMoveError, match="card red is named twice") as e:
+        h.play(move)
+    assert e.value.rule == "B3"
+    assert snapshot(h) == before and h.ply == ply
+    assert BuildStation("Berlin", (("blue", 2),)) in h.legal_moves
+
+
+def test_tunnel_payment_naming_a_card_twice_is_refused():
+    h = tunnel_position(
+        new_europe(players=2),
+        revealed=["yellow", L, "green"],
+        paid={"yellow": 2},
+        route=80,
+        hands={0: {"yellow": 3}, 1: {"yellow": 1, L: 1, "green": 1}},
+    )
+    assert h.tunnel.extra == 2
+    before, text = snapshot(h), h.to_dict()
+    move = PayTunnel((("yellow", 1), ("yellow", 1)))  # one yellow is free besides the payment
+    assert h.why_illegal(move) == ("B3", "card yellow is named twice")
+    with pytest.raises(IllegalMoveError, match="card yellow is named twice"):
+        h.play(move)
+    assert snapshot(h) == before and h.to_dict() == text and h.phase == Phase.TUNNEL
 
 
 # ---------------------------------------------------------------------------- views and records

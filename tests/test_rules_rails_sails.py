@@ -1,8 +1,9 @@
-"""RULES.md part D, scenarios 30-43 (Rails & Sails, World and Great Lakes),
-one test or more each, plus property tests over random seeded games of both
-maps (conservation of every card and piece type, undo, JSON round trip,
-running score, termination), a brute-force check of claim and harbor move
-generation, record replay, bots, and the per-player view.
+"""Scenarios 30-43: Rails & Sails, World and Great Lakes (docs/rules.md B4,
+B5, with A2, A3, C6, C9), one test or more each (``test_scenario_NN_...``),
+plus property tests over random seeded games of both maps (conservation of
+every card and piece type, undo, JSON round trip, running score,
+termination), a brute-force check of claim and harbor move generation,
+record replay, bots, and the per-player view.
 
 Positions are arranged through the public snapshot API
 (``tests/helpers.arrange``), which checks conservation on every arrangement."""

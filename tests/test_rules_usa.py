@@ -1,4 +1,5 @@
-"""RULES.md part D, scenarios 1-16 (USA / common), one test each, plus the
+"""Scenarios 1-16: USA and the rules every edition shares (docs/rules.md
+A2-A7, B1, C1, C5), one test each (``test_scenario_NN_...``), plus the
 rules they touch.  Positions are arranged through the public snapshot API
 (``tests/helpers.arrange``), which checks conservation on every arrangement."""
 
@@ -155,6 +156,16 @@ def test_scenario_09_coloured_route_takes_its_colour():
     with pytest.raises(IllegalMoveError, match="orange route takes orange cards"):
         g.play(claim(4, red=4))
     assert claim(4, orange=1, loco=3) in g.legal_moves
+
+
+def test_claim_naming_a_card_twice_is_refused_the_same_way():
+    """A4: a payment names each card once; stations and tunnels pay through
+    the same check (test_rules_europe, B3: one card check)."""
+    g = past_setup(ttr_lab.new_game("usa", players=2, seed=1))
+    h = arrange(g, hands={0: {"green": 1}}, current=0)
+    green_2 = next(r.id for r in g.edition.routes if r.kind == "train" and r.color == "green" and r.length == 2)
+    move = ClaimRoute(green_2, (("green", 1), ("green", 1)))
+    assert h.why_illegal(move) == ("A4", "card green is named twice")
 
 
 @pytest.mark.parametrize("players", [3, 4])

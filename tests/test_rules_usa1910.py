@@ -1,4 +1,4 @@
-"""RULES.md part D, scenarios 17-19: the USA 1910 variants (B2)."""
+"""Scenarios 17-19: the USA 1910 variants (docs/rules.md B2)."""
 
 from __future__ import annotations
 

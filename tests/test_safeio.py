@@ -2,7 +2,8 @@
 
 Every failure must be a :class:`~ttr_lab.errors.TtrError` (here built by the
 factory the caller passes) naming the file and the problem: never a hang, a
-RecursionError, a bare ValueError or a UnicodeDecodeError.
+RecursionError, a bare ValueError or a UnicodeDecodeError.  The property
+tests (hypothesis) are in ``test_safeio_properties.py``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-try:  # the property tests need hypothesis (the [test] extra); the rest runs without it
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-except ImportError:  # pragma: no cover
-    given = settings = st = None  # type: ignore[assignment]
 
 from ttr_lab import safeio
 from ttr_lab.errors import MapDataError, RecordError, TtrError
@@ -485,46 +480,3 @@ def test_every_error_is_the_factorys():
     for text in ("[", "[NaN]", "[1e999]", '{"a":1,"a":2}', "[" * 2000, "[" + "1" * 5000 + "]", '["\\ud800"]'):
         with pytest.raises(RecordError):
             loads_json(text, where="g.json", error=record_error)
-
-
-if given is None:  # pragma: no cover
-
-    @pytest.mark.skip(reason="needs hypothesis")
-    def test_property_tests_need_hypothesis():
-        pass
-
-else:
-    JSONISH = st.text(alphabet='[]{}",:0123456789.eE+-NaInfinityrulsx \\\n\t\u00e9', max_size=200)
-
-    @settings(max_examples=300, deadline=None)
-    @given(st.one_of(JSONISH, st.text(max_size=100)))
-    def test_any_text_parses_or_raises_the_librarys_error(text):
-        try:
-            loads(text)
-        except MapDataError as e:
-            assert e.file == "x.json" and e.entry and e.problem
-
-    @settings(max_examples=100, deadline=None)
-    @given(
-        st.recursive(
-            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-            lambda children: (
-                st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
-            ),
-            max_leaves=20,
-        )
-    )
-    def test_round_trip_of_valid_json(value):
-        # json.dumps writes astral characters as escaped surrogate pairs: accepted
-        assert loads(json.dumps(value)) == value
-        assert loads(json.dumps(value, ensure_ascii=False, indent=1)) == value
-
-    @settings(max_examples=100, deadline=None)
-    @given(st.binary(max_size=200))
-    def test_any_bytes_decode_or_raise_the_librarys_error(data):
-        try:
-            text = decode_text(data, where="x.json", error=MapDataError)
-        except MapDataError as e:
-            assert e.entry.startswith("line ") and e.problem.endswith("save the file as UTF-8")
-        else:
-            assert text == data.decode("utf-8-sig")

@@ -30,7 +30,8 @@ class TtrError(ValueError):
 
 
 class InvalidMoveError(TtrError):
-    """A move's text notation could not be parsed."""
+    """A move's text notation could not be parsed, or a move was built with
+    malformed fields (``DrawFaceUp(2.0)``: see ``Move.problem``)."""
 
 
 class IllegalMoveError(TtrError):
@@ -39,7 +40,8 @@ class IllegalMoveError(TtrError):
     Attributes
     ----------
     move : the move (or its text)
-    rule : the RULES.md section that forbids it, e.g. ``"A2"``
+    rule : the section of the rules reference (docs/rules.md,
+        :func:`ttr_lab.rules.explain`) that forbids it, e.g. ``"A2"``
     reason : a sentence saying why
     """
 
