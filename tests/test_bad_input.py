@@ -958,9 +958,26 @@ def _raises():
                 )
 
 
+def _local_import(module, name: str):
+    """``name`` imported inside a function of ``module`` (``from .extras import missing_extra``), or None."""
+    tree = ast.parse(pathlib.Path(module.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            source = importlib.import_module("." * node.level + (node.module or ""), module.__package__)
+            real = next(a.name for a in node.names if (a.asname or a.name) == name)
+            return getattr(source, real)
+    return None
+
+
 def _resolve(module, expr: str):
     first, *rest = expr.split(".")
-    obj = getattr(module, first) if hasattr(module, first) else getattr(builtins, first)
+    if hasattr(module, first):
+        obj = getattr(module, first)
+    elif hasattr(builtins, first):
+        obj = getattr(builtins, first)
+    else:
+        obj = _local_import(module, first)
+        assert obj is not None, f"{module.__name__}: cannot find {first!r}"
     for part in rest:
         obj = getattr(obj, part)
     return obj
