@@ -231,6 +231,23 @@ def test_bots_play_the_variant_to_the_end(cv, name):
     assert g.is_over and g.problems() == []
 
 
+def test_bots_plan_around_a_blocked_route(cv):
+    """The greedy and playout bots ask the edition's rule (route_open_to), not a copy of the double-route rule."""
+    from ttr_lab.bots import GreedyBot
+    from ttr_lab.playout import PlayoutBot
+    from ttr_lab.playout_tables import _tables
+
+    g = started(seed=5)
+    rid = next(r.id for r in g.map.routes if r.double_of is None and r.length > 1)  # no twin to take its place
+    g.play(f"block {rid}")
+    v = g.view(1)
+    assert g.edition.closed_routes(v) == {rid} and not v.route_open_to(rid, 1)
+    graph = GreedyBot(1)._graph(v)
+    assert rid not in {d["route"] for _, _, d in graph.edges(data=True)}
+    T = _tables(g.edition)
+    assert PlayoutBot(1)._costs(v, T)[T.ri[rid]] == -1.0
+
+
 def test_advisor_bot_plays_the_variant(cv):
     from ttr_lab.analysis import AdvisorBot
 
@@ -363,6 +380,7 @@ def test_seat_view_takes_the_variant_facts(cv):
 
 
 # --------------------------------------------------------------------------- the board
+
 
 def test_board_draws_the_closed_route(cv):
     from ttr_lab.svg import board_svg

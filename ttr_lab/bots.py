@@ -106,18 +106,17 @@ class GreedyBot:
     # ---- planning on the board as this player sees it
     def _graph(self, view: PlayerView) -> nx.Graph:
         """Cities joined by the cheapest route this player could still use
-        (own routes cost 0)."""
+        (own routes cost 0; the edition's rules say which are open: ``route_open_to``)."""
         me = view.player
         owners = view.route_owners()
         m = view.map
-        close = view.num_players < view.edition.double_route_min_players
+        closed = view.edition.closed_routes(view, owners)
         G = nx.Graph()
         for r in m.routes:
             o = owners.get(r.id)
-            partner_owner = owners.get(r.double_of) if r.double_of is not None else None
             if o == me:
                 w = 0
-            elif o is not None or partner_owner == me or (close and partner_owner is not None):
+            elif o is not None or r.id in closed:
                 continue
             else:
                 w = r.length

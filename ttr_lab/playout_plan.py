@@ -57,16 +57,14 @@ class PlayoutPlan:
 
     # ------------------------------------------------------------------ the plan
     def _costs(self, view: PlayerView, T: _Tables) -> list[float]:
-        """Per route: 0 owned, -1 closed to this seat, else its length."""
-        me, close = view.player, view.num_players < view.edition.double_route_min_players
+        """Per route: 0 owned, -1 closed to this seat (the edition's ``closed_routes``), else its length."""
+        me = view.player
         owners = view.route_owners()
         cost = list(T.lengths)
         for rid, o in owners.items():
-            i = T.ri[rid]
-            cost[i] = 0.0 if o == me else -1.0
-            p = T.partner[i]
-            if p >= 0 and rid != -1 and (o == me or close) and T.rid[p] not in owners:
-                cost[p] = -1.0
+            cost[T.ri[rid]] = 0.0 if o == me else -1.0
+        for rid in view.edition.closed_routes(view, owners):
+            cost[T.ri[rid]] = -1.0
         return cost
 
     def _legs(self, T: _Tables, cost: list[float], t: Any) -> tuple[float, list[int]]:

@@ -28,6 +28,7 @@ hook                     asked by
 ``ticket_build``,        when ``builds_on_tickets``
 ``builds_left``
 ``choose_split``         the playout policy: a setup split of the pieces
+``closed_routes``        bots: the free routes a seat may not claim
 =======================  =====================================================
 
 Examples
@@ -44,11 +45,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ..errors import NotFoundError, TtrError
 from ..moves import CardList, Move
 from .base import EditionBase
+from .claiming import Claiming
 from .declarations import Field, Rebuild, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,6 +146,41 @@ class EditionHooks(EditionBase):
         return False
 
     # ------------------------------------------------------------------ bots
+    def closed_routes(self, view: PlayerView, owners: Mapping[int, int] | None = None) -> set[int]:
+        """Ids of the free routes ``view``'s seat may not claim: those for
+        which :meth:`~ttr_lab.state.GameState.route_open_to` is False, for a
+        whole board at once (bots planning paths ask it every turn).
+        ``owners`` is ``view.route_owners()`` if the caller has it.
+
+        Under the base double-route rule (A4, :meth:`double_rule`) only the
+        other route of a claimed double can be closed (to its owner; to
+        everyone with fewer than ``double_route_min_players``), so only those
+        are asked; where an edition's rules change ``double_rule`` every free
+        route is asked.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> while g.phase.name == "SETUP_TICKETS":
+        ...     g.play(g.legal_moves[0])
+        >>> claim = next(m for m in g.legal_moves if m.verb == "claim" and g.map.route(m.route).double_of)
+        >>> g.play(claim)   # with 2 players, its twin is closed to both
+        >>> [g.edition.closed_routes(g.view(p)) == {g.map.route(claim.route).double_of} for p in (0, 1)]
+        [True, True]
+        """
+        me = view.player
+        owners = view.route_owners() if owners is None else owners
+        open_to = view.route_open_to
+        if cast(Any, type(self)).double_rule is not Claiming.double_rule:  # an edition's own rule: ask it everywhere
+            return {r.id for r in self.routes if r.id not in owners and not open_to(r.id, me)}
+        close = view.num_players < self.double_route_min_players
+        partner, routes, index = self.route_partner, self.routes, self.route_index
+        out = set()
+        for rid, o in owners.items():
+            p = partner[index[rid]]
+            if p >= 0 and (o == me or close) and routes[p].id not in owners:
+                out.add(routes[p].id)
+        return out
+
     def ticket_sites(self, view: PlayerView) -> set[str]:
         """Cities where ``view``'s seat may build a piece that scores with its
         tickets (Rails & Sails: free harbor cities its tickets show, at the
