@@ -106,7 +106,8 @@ class Record:
     ``seed`` is None in a record whose every chance move carries its
     outcome (a game played at a table); ``deal`` is then the setup deal
     (``{"first", "hands", "rows", "tickets"}``: the first player, each
-    starting hand, each face-up row dealt, each seat's initial tickets).
+    starting hand, each face-up row dealt, each seat's initial tickets; and
+    each field the edition deals at setup, ``Field.dealt``, under its key).
     ``seat`` is set in a seat record: the seat it was kept from, whose
     unknowns (other hands and tickets: null; ``?`` in outcomes) stay unknown.
     """

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .binding import SeatBinder
 from .core.chance import UNKNOWN, Chance
+from .core.hooks import LONG_TICKETS
 from .core.setup import seat_names
 from .errors import RecordError, TtrError
 from .moves import DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
@@ -197,7 +198,7 @@ def _deal_queues(
             long_picks.append(ids[0])
             ids = ids[1:]
         takes.append(tuple(ids))
-    picks = {"long_tickets": long_picks} if longs else {}
+    picks = {LONG_TICKETS: long_picks} if longs else {}
     for f in ed.dealt_fields:
         value = deal[f.key]
         if not isinstance(value, list) or len(value) > 1000:

@@ -57,7 +57,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..state import GameState
     from ..view import PlayerView
 
-__all__ = ["EditionHooks", "table_cities"]
+__all__ = ["EditionHooks", "table_cities", "LONG_TICKETS"]
+
+#: the :meth:`~EditionHooks.chance_pick` kind of the tickets dealt apart at
+#: setup (:attr:`~ttr_lab.core.base.EditionBase.long_tickets`): a record's deal
+#: lists each seat's first, and a replay without a seed forces them
+LONG_TICKETS = "long_tickets"
 
 
 class EditionHooks(EditionBase):

@@ -8,7 +8,7 @@ Position field: ``_box`` (ticket ids in the box), hidden from every seat
 (a determinization takes the box its ticket deal drew).
 
 The long tickets are dealt through :meth:`~ttr_lab.core.hooks.EditionHooks.chance_pick`
-(kind ``"long_tickets"``), so a record without a seed replays the deal;
+(kind :data:`~ttr_lab.core.hooks.LONG_TICKETS`), so a record without a seed replays the deal;
 the hooks :meth:`~LongTickets.setup_deal_size`, :meth:`~LongTickets.ticket_box_size`
 and :meth:`~LongTickets.swap_ticket_aside` tell generic code about the box.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Edition, Field, Rebuild, Table
+from ...core.hooks import LONG_TICKETS
 from ...errors import TtrError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,7 +80,7 @@ class LongTickets(Edition):
             self.rng(s).shuffle(longs)
         deal = []
         for _ in range(s.n):
-            first = (self.chance_pick(s, "long_tickets", longs),) if longs else ()
+            first = (self.chance_pick(s, LONG_TICKETS, longs),) if longs else ()
             deal.append(first + self.take_tickets(s, self.regular_dealt))
         s._box = tuple(longs)
         return tuple(deal)
