@@ -9,7 +9,7 @@ paired routes take the leftover pairs, then single cards completed by a
 wild; wilds cover a ferry's locomotive spaces, then the routes closest to
 being claimable.
 
->>> from ttr_lab.editions import find_edition
+>>> from ttr_lab.core import find_edition
 >>> usa = find_edition("usa")
 >>> rows = _Allocator(usa, {"red": 2, "blue": 1, "loco": 1}, [usa.map.route(1), usa.map.route(2)]).plan()
 >>> [(row["r"].id, row["color"], row["cards"] - row["cov"]) for row in rows]

@@ -46,7 +46,7 @@ Examples
 A USA hand of 2 red, 1 blue, 1 locomotive against Atlanta-Charleston (gray 2)
 and Atlanta-Miami (blue 5):
 
->>> from ttr_lab.editions import find_edition
+>>> from ttr_lab.core import find_edition
 >>> usa = find_edition("usa")
 >>> p = plan_cards(usa, {"red": 2, "blue": 1, "loco": 1}, [1, 2])
 >>> [(r.route, r.color, r.missing) for r in p.routes]
@@ -171,7 +171,7 @@ def plan_cards(
     :attr:`CardPlan.pieces_short` (``trains`` counts every piece where the
     edition has no ships).  See the module doc for the model.
 
-    >>> from ttr_lab.editions import find_edition
+    >>> from ttr_lab.core import find_edition
     >>> europe = find_edition("europe")
     >>> r = europe.map.route(next(r.id for r in europe.map.routes if r.locomotives == 1 and r.length == 2))
     >>> p = plan_cards(europe, {"red": 3}, [r.id])      # a 2-space ferry with one locomotive space

@@ -31,7 +31,7 @@ fields or its name.  The declarations are in :mod:`ttr_lab.core.declarations`.
 
 Examples
 --------
->>> from ttr_lab.editions import find_edition
+>>> from ttr_lab.core import find_edition
 >>> usa = find_edition("usa")
 >>> usa.name, usa.row_size, usa.route_points[6]
 ('usa', 5, 15)

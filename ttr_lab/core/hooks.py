@@ -130,7 +130,13 @@ class EditionHooks(EditionBase):
 
     def ticket_box_size(self, view: PlayerView) -> int:
         """How many tickets are out of play, unseen by every seat (Europe's
-        box: undealt long tickets and unkept initial ones); 0 by default."""
+        box: undealt long tickets and unkept initial ones); 0 by default.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("europe", players=3, seed=1)   # 6 long tickets, 3 dealt
+        >>> g.edition.ticket_box_size(g.view(0)), g.edition.ticket_box
+        (3, True)
+        """
         return 0
 
     def setup_deal_size(self) -> int:
@@ -147,7 +153,14 @@ class EditionHooks(EditionBase):
         """Put ticket ``new`` where the edition keeps ``old`` aside from the
         deck, the hands and the pending choice (Europe's box), for a seat
         record's late binding (:mod:`ttr_lab.binding`); False if ``old`` is
-        not there."""
+        not there.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("europe", players=2, seed=1)
+        >>> old = g.to_dict()["extra"]["box"][0]
+        >>> g.edition.swap_ticket_aside(g, old, 99), g.to_dict()["extra"]["box"][0]
+        (True, 99)
+        """
         return False
 
     # ------------------------------------------------------------------ bots
@@ -189,20 +202,41 @@ class EditionHooks(EditionBase):
     def ticket_sites(self, view: PlayerView) -> set[str]:
         """Cities where ``view``'s seat may build a piece that scores with its
         tickets (Rails & Sails: free harbor cities its tickets show, at the
-        end of its routes, while it has harbors left); none by default."""
+        end of its routes, while it has harbors left); none by default.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("world", players=2, seed=1)
+        >>> g.edition.builds_on_tickets, g.edition.ticket_sites(g.view(0))   # no routes yet
+        (True, set())
+        """
         return set()
 
     def can_build(self, hand: tuple[int, ...]) -> bool:
-        """Whether ``hand`` (card counts) pays for such a piece anywhere (a quick test; False by default)."""
+        """Whether ``hand`` (card counts) pays for such a piece anywhere (a quick test; False by default).
+
+        >>> import ttr_lab
+        >>> ed = ttr_lab.find_edition("world")
+        >>> hand = [0] * len(ed.card_types)
+        >>> hand[ed.card_index["wild"]] = 4     # four wilds pay a harbor (option harbor_wilds)
+        >>> ed.can_build(tuple(hand)), str(ed.ticket_build(tuple(hand), "Athina"))
+        (True, 'harbor Athina wild:4')
+        """
         return False
 
     def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
         """The move building such a piece in ``city`` that ``hand`` (card
-        counts) pays with the fewest wilds; None if it cannot (the default)."""
+        counts) pays with the fewest wilds; None if it cannot (the default;
+        an example is :meth:`can_build`'s)."""
         return None
 
     def builds_left(self, view: PlayerView) -> int:
-        """How many such pieces ``view``'s seat may still build (0 by default)."""
+        """How many such pieces ``view``'s seat may still build (0 by default).
+
+        >>> import ttr_lab
+        >>> [ttr_lab.new_game(e, players=2, seed=1).edition.builds_left(ttr_lab.new_game(e, players=2, seed=1).view(0))
+        ...  for e in ("usa", "world")]
+        [0, 3]
+        """
         return 0
 
     def choose_split(self, view: PlayerView, moves: list[Move], need: Callable[[], tuple[float, float]]) -> Move | None:
@@ -220,7 +254,12 @@ class EditionHooks(EditionBase):
     # ------------------------------------------------------------------ records: the edition's own setup chance
     @property
     def dealt_fields(self) -> tuple[Field, ...]:
-        """The fields set by chance at setup (``Field.dealt``): a record's deal carries them."""
+        """The fields set by chance at setup (``Field.dealt``): a record's deal carries them.
+
+        >>> import ttr_lab
+        >>> ttr_lab.find_edition("europe").dealt_fields   # Europe's long tickets are part of the ticket deal
+        ()
+        """
         return tuple(f for f in self.fields_added if f.dealt and f.key)
 
     def chance_pick(self, s: GameState, kind: str, options: list[Any]) -> Any:
@@ -285,7 +324,14 @@ class EditionHooks(EditionBase):
         field) from the facts stated, and add to ``t.scores`` any running
         score beside the route points.  Each rule fills its own fields and
         calls ``super()``; a fact it needs that was not given is an error
-        naming it, or a documented default.  The base game has none."""
+        naming it, or a documented default.  The base game has none.
+
+        >>> import ttr_lab
+        >>> t = Table(("Ada", "Bob"), {}, {"stations": {"Bob": ["Berlin"]}}, tickets=[[], []])
+        >>> ttr_lab.find_edition("europe").table_extra(t)
+        >>> t.extra["stations"], t.extra["tunnel"], len(t.extra["box"])
+        ([[], ['Berlin']], None, 6)
+        """
 
 
 def table_cities(
