@@ -207,6 +207,24 @@ def test_seat_record_replays_to_the_seat_view(cv):
     assert rec.replay_view().to_dict() == g.view(1).to_dict()
 
 
+def test_records_of_a_game_started_by_seat_1_handed_out_alone(cv, tmp_path):
+    """First player on seat 1, three seats: each seat's record saved to a file of its own and
+    loaded alone replays to that seat's view; the record without a seed replays every view."""
+    g = ttr_lab.new_game("classroom", players=3, seed=9, first_player=1)
+    past_setup(g)
+    g.play("block 57")
+    random_plies(g, 20, seed=9)
+    for p in range(3):
+        path = tmp_path / f"seat-{p}.json"
+        Record.from_state(g, seat=p).save(path)
+        rec = Record.load(path)
+        assert [c is not None for c in rec.deal["objective"]] == [q == p for q in range(3)]
+        assert rec.replay_view().to_dict() == g.view(p).to_dict()
+    Record.from_state(g, outcomes=True, seed=False).save(tmp_path / "table.json")
+    again = Record.load(tmp_path / "table.json").replay()
+    assert [again.view(p).to_dict() for p in range(3)] == [g.view(p).to_dict() for p in range(3)]
+
+
 def test_record_deal_objective_is_checked(cv):
     g = blocked_game(seed=6, players=2)
     d = Record.from_state(g, outcomes=True, seed=False).to_dict()
