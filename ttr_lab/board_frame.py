@@ -8,7 +8,7 @@ than planned still holds them.  :func:`board_frame` adds the title and the
 legend around the plot.  The legend's room below the map is sized by the
 entries every board of a game shows (its route styles, its seats, the last
 move) plus :data:`SPARE_ROWS` rows for what comes and goes (a highlight,
-paths, tickets, stations, harbors), never by the entries shown now: so a
+paths, tickets, an edition's marks), never by the entries shown now: so a
 board keeps its plot area, axis ranges and aspect at every redraw of a game
 (issue 19), and a legend longer than its room scrolls (plotly) rather than
 moving the map.  The rows are worked out as plotly lays out a horizontal

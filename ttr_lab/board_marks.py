@@ -40,10 +40,12 @@ ttr_lab.errors.TtrError: mark style 'tickets': its legend 'tickets' is the board
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .errors import TtrError
+from .errors import NotFoundError, TtrError, WrongTypeError
 
 __all__ = [
     "MarkStyle",
@@ -56,7 +58,9 @@ __all__ = [
     "CITY_SHAPES",
     "ROUTE_SHAPES",
     "RESERVED",
+    "MOST_MARKS",
     "check_styles",
+    "resolve_marks",
 ]
 
 #: ``Spot.kind`` of a claimed route (its seat is the route's owner)
@@ -89,6 +93,9 @@ RESERVED = frozenset(
     }
 )
 _PREFIXES = ("seat:", "last:", "path:", "legend:")
+
+#: at most this many marks on one board (an edition's and those given by hand)
+MOST_MARKS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,3 +205,81 @@ def check_styles(styles: tuple[MarkStyle, ...], where: str) -> tuple[MarkStyle, 
                 raise TtrError(f"{where}: two mark styles of {attr} {value!r}")
             names.add(value)
     return styles
+
+
+Layers = list[tuple[MarkStyle, list[BoardMark]]]
+
+
+def resolve_marks(
+    edition: Any, position: Any, viewer: int | None, given: Mapping[str, Any], options: frozenset[str], m: Any
+) -> Layers:
+    """The marks a board draws, a ``(style, marks)`` layer per style ``edition`` declares (none
+    without an edition): its ``board_marks(position, viewer)`` (none without a position), where
+    the marks ``given`` by a style's keyword (``{target: seat}``) replace the position's of that
+    style.  Each mark is checked: a declared style, a city or a route of map ``m``, a seat or
+    None for its owner.  ``options`` are the board's own options (no style's keyword may be
+    one); a keyword no style has is an unknown option (a :class:`~ttr_lab.errors.WrongTypeError`).
+    """
+    styles: tuple[MarkStyle, ...] = tuple(getattr(edition, "board_mark_styles", ()) or ())
+    name = getattr(edition, "name", "?")
+    by_kind = {s.kind: s for s in styles}
+    by_keyword = {s.keyword: s for s in styles if s.keyword}
+    for s in styles:
+        if s.keyword in options:
+            raise TtrError(f"mark style {s.kind!r}: keyword {s.keyword!r} is a board option; choose another")
+    for key in given:
+        if key not in by_keyword:
+            known = f"options: {', '.join(sorted(options - {'marks'}))}"
+            if edition is None:
+                raise WrongTypeError(
+                    f"unknown board option {key!r} ({known}; an edition's marks, such as stations=, "
+                    "need a game, a view or an edition, not a map alone)"
+                )
+            raise WrongTypeError(
+                f"unknown board option {key!r} ({known}; {name}'s marks: {', '.join(sorted(by_keyword)) or 'none'})"
+            )
+    marks: list[Any] = []
+    if position is not None and callable(getattr(edition, "board_marks", None)):
+        marks = list(itertools.islice(edition.board_marks(position, viewer), MOST_MARKS + 1))
+    kept = {by_keyword[k].kind for k in given}
+    marks = [k for k in marks if getattr(k, "kind", None) not in kept]
+    for key, value in given.items():
+        s = by_keyword[key]
+        if not isinstance(value, Mapping):
+            raise WrongTypeError(f"board option {key}: a mapping {s.on} -> seat, not {type(value).__name__}")
+        marks += [
+            CityMark(s.kind, target, seat) if s.on == "city" else RouteMark(s.kind, target, seat)
+            for target, seat in value.items()
+            if seat is not None
+        ]
+    if len(marks) > MOST_MARKS:
+        raise TtrError(f"a board draws at most {MOST_MARKS} marks ({name}'s and those given)")
+    layers: dict[str, list[BoardMark]] = {s.kind: [] for s in styles}
+    for k in marks:
+        style = by_kind.get(k.kind) if isinstance(k, (CityMark, RouteMark)) else None
+        if style is None:
+            raise TtrError(
+                f"{name}'s board marks: {k!r:.80} is not a CityMark or RouteMark of a declared style "
+                f"({', '.join(by_kind) or 'none declared'})"
+            )
+        _check(k, style, m)
+        layers[style.kind].append(k)
+    return [(s, layers[s.kind]) for s in styles]
+
+
+def _check(k: BoardMark, style: MarkStyle, m: Any) -> None:
+    """A mark stands where its style says, on map ``m``, and names a seat (or none) and its words."""
+    if isinstance(k, CityMark):
+        if style.on != "city":
+            raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a route (a RouteMark)")
+        if not isinstance(k.city, str) or not m.has_city(k.city):
+            raise NotFoundError(f"{style.kind} mark: no city {k.city!r:.60} on map {m.id}")
+    else:
+        if style.on != "route":
+            raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a city (a CityMark)")
+        if type(k.route) is not int or not m.has_route(k.route):
+            raise NotFoundError(f"{style.kind} mark: no route {k.route!r:.60} on map {m.id}")
+    if k.owner is not None and (type(k.owner) is not int or not 0 <= k.owner < MOST_MARKS):
+        raise WrongTypeError(f"{style.kind} mark: its owner is a seat or None, not {k.owner!r:.60}")
+    if not isinstance(k.label, str):
+        raise WrongTypeError(f"{style.kind} mark: its label is a str, not {type(k.label).__name__}")

@@ -22,12 +22,12 @@ adds to the board (stations, harbors, a closed route) comes from its hooks
 from __future__ import annotations
 
 import dataclasses
-import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .board_geometry import Geometry, geometry
-from .board_marks import PUBLIC, ROUTE, BoardMark, CityMark, MarkStyle, RouteMark, Spot
+from .board_highlight import HIGHLIGHT, highlight_frames, highlight_pen
+from .board_marks import PUBLIC, ROUTE, BoardMark, CityMark, MarkStyle, RouteMark, Spot, resolve_marks
 from .board_options import MOST, BoardOptions
 from .data import Map, Route, Ticket
 from .errors import NotFoundError, TtrError, WrongTypeError
@@ -81,87 +81,6 @@ PATH_COLORS = (
     "rgba(94,53,177,0.40)",
     "rgba(121,85,72,0.45)",
 )
-
-#: The highlight: a dashed frame around each highlighted route, outside its boxes (which stay
-#: visible), in an electric violet that no map colour uses.  Chosen for colour-blind viewers: in
-#: CIELAB (simulated dichromacy, Machado et al. 2009) it stays at least 49 from every route colour
-#: and the board under protanopia and deuteranopia (32 under tritanopia), where amber was 7 from
-#: yellow and magenta 13 from blue.  The dashes are a second cue, not hue: no other overlay is a
-#: dashed frame.
-HIGHLIGHT = "#5500ff"
-_FRAME_CLEAR = 0.1  # from a space's edge to the frame's line, in space thicknesses
-_FRAME_WIDTH = 0.3  # the frame's line width
-_FRAME_DASH = (1.0, 0.5)  # dash and gap
-
-
-def highlight_pen(thick_px: float) -> tuple[float, float, float]:
-    """Line width, dash and gap of the highlight frame, in pixels, for spaces ``thick_px`` thick.
-
-    >>> highlight_pen(9.0)
-    (2.7, 9.0, 4.5)
-    """
-    t = max(thick_px, 3.0)
-    return round(_FRAME_WIDTH * t, 1), round(_FRAME_DASH[0] * t, 1), round(_FRAME_DASH[1] * t, 1)
-
-
-def highlight_frames(geo: Geometry, ids: Iterable[int]) -> list[list[tuple[float, float]]]:
-    """The highlight frames of routes ``ids``, in board units: a ring of points (the last joins the
-    first) around each route's spaces, both rows of a paired route, far enough out that a line of
-    :func:`highlight_pen`'s width leaves the spaces uncovered; a route cut by the date line gets
-    a frame per piece.
-
-    >>> from ttr_lab.data import load_map
-    >>> frames = highlight_frames(geometry(load_map("usa")), [1])
-    >>> len(frames), len(frames[0]) >= 2 * (1 + load_map("usa").route(1).length)  # a point a joint, each side
-    (1, True)
-    """
-    t = geo.thick
-    clear = (_FRAME_CLEAR + _FRAME_WIDTH / 2) * t
-    frames = []
-    for rid in ids:
-        runs: list[list[tuple[float, float, float, float, float, float]]] = []
-        for j in sorted({sp.index for sp in geo.spaces[rid]}):
-            row = [sp for sp in geo.spaces[rid] if sp.index == j]
-            cx, cy = sum(sp.x for sp in row) / len(row), sum(sp.y for sp in row) / len(row)
-            ux, uy, hl = row[0].ux, row[0].uy, row[0].length / 2
-            w = max(abs((sp.x - cx) * -uy + (sp.y - cy) * ux) for sp in row) + t / 2 + clear
-            if not runs or (geo.wraps and abs(cx - runs[-1][-1][0]) > geo.half):
-                runs.append([])
-            runs[-1].append((cx, cy, ux, uy, hl, w))
-        for run in runs:
-            sides = []
-            for side in (1, -1):
-                ends = []
-                for k, (cx, cy, ux, uy, hl, w) in enumerate(run):
-                    back = hl + (clear if k == 0 else 0.0)  # the ends go round the first and last space
-                    ahead = hl + (clear if k == len(run) - 1 else 0.0)
-                    nx, ny = -uy * w * side, ux * w * side
-                    ends.append(
-                        ((cx - back * ux + nx, cy - back * uy + ny), (cx + ahead * ux + nx, cy + ahead * uy + ny))
-                    )
-                pts = [ends[0][0]]
-                for k, ((_, end), (start, _)) in enumerate(zip(ends, ends[1:])):
-                    if (start[0] - end[0]) * run[k][2] + (start[1] - end[1]) * run[k][3] > 0:
-                        pts += [end, start]  # a gap between the spaces' sides (the outside of a bend)
-                    else:  # they overlap (straight on, the inside of a bend): where the two sides meet
-                        pts.append(_meet(end, run[k][2:4], start, run[k + 1][2:4]))
-                sides.append([*pts, ends[-1][1]])
-            d = geo.digits
-            frames.append([(round(x, d), round(y, d)) for x, y in sides[0] + sides[1][::-1]])
-    return frames
-
-
-def _meet(
-    p: tuple[float, float], u: tuple[float, ...], q: tuple[float, float], v: tuple[float, ...]
-) -> tuple[float, float]:
-    """Where the line through ``p`` along ``u`` meets the one through ``q`` along ``v`` (their
-    midpoint when they are nearly parallel)."""
-    det = u[0] * v[1] - u[1] * v[0]
-    if abs(det) < 1e-3:
-        return (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-    k = ((q[0] - p[0]) * v[1] - (q[1] - p[1]) * v[0]) / det
-    return p[0] + k * u[0], p[1] + k * u[1]
-
 
 #: Route styles in drawing order, and how the legend names them.
 STYLES = {
@@ -279,11 +198,15 @@ class Scene:
         self.owners = {_route_id(m, k): v for k, v in dict(owners or {}).items() if v is not None}
         self.edition, position = _edition_of(obj)
         self.viewer = _viewer(obj, opts.viewer)
-        self.marks = self._marks(position, opts)
+        #: the edition's marks: a ``(style, marks)`` layer per style it declares, in its order
+        self.marks = resolve_marks(self.edition, position, self.viewer, opts.given_marks(), _OPTION_NAMES, m)
         used = [*self.owners.values(), *(k.owner for _, ks in self.marks for k in ks if k.owner is not None)]
         n_seats = max(len(player_names or ()), max(used) + 1 if used else 0)
         if n_seats > MOST:
             raise TtrError(f"a board draws at most {MOST} seats, not {n_seats}")
+        seats = getattr(position, "player_names", None)
+        if seats is not None and self.viewer is not None and self.viewer >= len(seats):
+            raise TtrError(f"board option viewer={self.viewer}: there is no such seat in this game")
         self.names = [
             str(player_names[i]) if player_names and i < len(player_names) else f"Player {i + 1}"
             for i in range(n_seats)
@@ -310,67 +233,6 @@ class Scene:
         self.show_last = opts.last_moves
 
     # ------------------------------------------------------------------ the edition's marks
-    def _marks(self, position: Any, opts: BoardOptions) -> list[tuple[MarkStyle, list[BoardMark]]]:
-        """The edition's marks by style (its hook, for this viewer; a style's keyword given by hand
-        replaces the position's), each checked: a declared kind, a target on the map."""
-        ed, m = self.edition, self.map
-        styles: tuple[MarkStyle, ...] = tuple(getattr(ed, "board_mark_styles", ()) or ()) if ed is not None else ()
-        by_kind = {s.kind: s for s in styles}
-        by_keyword = {s.keyword: s for s in styles if s.keyword}
-        given = opts.given_marks()
-        for key in given:
-            if key not in by_keyword:
-                known = f"options: {', '.join(sorted(_OPTION_NAMES - {'marks'}))}"
-                if ed is None:
-                    raise WrongTypeError(
-                        f"unknown board option {key!r} ({known}; an edition's marks, such as stations=, "
-                        "need a game, a view or an edition, not a map alone)"
-                    )
-                marks = ", ".join(sorted(by_keyword)) or "none"
-                raise WrongTypeError(f"unknown board option {key!r} ({known}; {ed.name}'s marks: {marks})")
-        for s in styles:
-            if s.keyword in _OPTION_NAMES:
-                raise TtrError(f"mark style {s.kind!r}: keyword {s.keyword!r} is a board option; choose another")
-        marks: list[BoardMark] = []
-        if position is not None and callable(getattr(ed, "board_marks", None)):
-            drawn = ed.board_marks(position, self.viewer)
-            marks = list(itertools.islice(drawn, MOST + 1))
-            if len(marks) > MOST:
-                raise TtrError(f"{ed.name}'s board_marks gave more than {MOST} marks")
-        kept = {by_keyword[k].kind for k in given}
-        marks = [k for k in marks if getattr(k, "kind", None) not in kept]
-        for key, value in given.items():
-            s = by_keyword[key]
-            if not isinstance(value, Mapping):
-                raise WrongTypeError(f"board option {key}: a mapping {s.on} -> seat, not {type(value).__name__}")
-            for target, seat in value.items():
-                if seat is None:
-                    continue
-                marks.append(CityMark(s.kind, target, seat) if s.on == "city" else RouteMark(s.kind, target, seat))
-        layers: dict[str, list[BoardMark]] = {s.kind: [] for s in styles}
-        for k in marks:
-            style = by_kind.get(getattr(k, "kind", None))  # type: ignore[arg-type]
-            if style is None or not isinstance(k, (CityMark, RouteMark)):
-                raise TtrError(
-                    f"{getattr(ed, 'name', '?')}'s board marks: {k!r:.80} is not a CityMark or RouteMark of a "
-                    f"declared style ({', '.join(by_kind) or 'none declared'})"
-                )
-            if isinstance(k, CityMark):
-                if style.on != "city":
-                    raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a route (a RouteMark)")
-                if not isinstance(k.city, str) or not m.has_city(k.city):
-                    raise NotFoundError(f"{style.kind} mark: no city {k.city!r:.60} on map {m.id}")
-            else:
-                if style.on != "route":
-                    raise TtrError(f"board mark {k!r:.80}: a {style.kind} stands on a city (a CityMark)")
-                _route_id(m, k.route)
-            if k.owner is not None and (type(k.owner) is not int or not 0 <= k.owner < MOST):
-                raise WrongTypeError(f"{style.kind} mark: its owner is a seat or None, not {k.owner!r:.60}")
-            if not isinstance(k.label, str):
-                raise WrongTypeError(f"{style.kind} mark: its label is a str, not {type(k.label).__name__}")
-            layers[style.kind].append(k)
-        return [(s, layers[s.kind]) for s in styles]
-
     def style_of_kind(self, kind: str) -> MarkStyle | None:
         return next((s for s, _ in self.marks if s.kind == kind), None)
 
