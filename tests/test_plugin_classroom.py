@@ -205,6 +205,10 @@ def test_seat_record_replays_to_the_seat_view(cv):
     assert rec.deal["objective"] == [None, g.objective(1)]
     assert g.objective(0) not in rec.dumps()
     assert rec.replay_view().to_dict() == g.view(1).to_dict()
+    d = rec.to_dict()
+    d["deal"]["objective"][1] = None  # the seat's own city is known to it: a seat record holds it
+    with pytest.raises(RecordError, match=r"deal\.objective\[1\].*only a seat record leaves what another seat"):
+        Record.from_dict(d).replay_view()
 
 
 def test_records_of_a_game_started_by_seat_1_handed_out_alone(cv, tmp_path):

@@ -203,10 +203,11 @@ def _deal_queues(
         value = deal[f.key]
         if not isinstance(value, list) or len(value) > 1000:
             raise RecordError(f"{where}.{f.key}", "expected the list of what was dealt, in order")
-        if seat is None and None in value:
-            raise RecordError(
-                f"{where}.{f.key}", "only a seat record leaves what another seat was dealt unknown (null)"
-            )
+        for i, v in enumerate(value):
+            if v is None and (seat is None or f.hidden == "public" or (f.hidden == "own" and i == seat)):
+                raise RecordError(
+                    f"{where}.{f.key}[{i}]", "only a seat record leaves what another seat was dealt unknown (null)"
+                )
         picks[f.key] = [UNKNOWN if v is None else v for v in value]
     return groups, takes, picks, first
 

@@ -115,11 +115,16 @@ class Field:
 
     def hide(self, value: Any, seat: int) -> Any:
         """The field's saved form ``value`` as seat ``seat`` may see it: whole
-        (public), its own entry with the others ``None`` (own), or ``None`` (chance)."""
+        (public); a list with only the seat's own entry (own) or none (chance)
+        left, the others ``None``; else ``None``.
+
+        >>> Field("_c", "cities", lambda ed, n: (), hidden="own").hide(["Miami", "Denver"], 1)
+        [None, 'Denver']
+        """
         if self.hidden == "public":
             return value
-        if self.hidden == "own" and isinstance(value, list):
-            return [v if p == seat else None for p, v in enumerate(value)]
+        if isinstance(value, list):
+            return [v if self.hidden == "own" and p == seat else None for p, v in enumerate(value)]
         return None
 
 
