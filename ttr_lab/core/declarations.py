@@ -194,10 +194,6 @@ class Table:
         (``{}`` if not given); a :class:`~ttr_lab.errors.TtrError` names a bad player."""
         return by_seat(key, self.facts.get(key), self.players)
 
-    def placed(self, seat: int, routes: Any, *, ships: bool = False) -> int:
-        """The cars (``ships=True``: ships) ``seat``'s routes hold, ``routes`` the edition's routes by id."""
-        return sum(routes[r].length for r, q in self.owners.items() if q == seat and routes[r].is_ship == ships)
-
 
 def by_seat(what: str, given: Any, names: tuple[str, ...]) -> dict[int, Any]:
     """``{player name or seat: value}`` -> ``{seat: value}``, every key checked.
