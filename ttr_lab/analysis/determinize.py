@@ -118,6 +118,8 @@ class Knowledge:
         self.start_cards = self._start_cards()
         self.epochs = self._epochs()
         self.tickets = TicketTracker(view, hist)
+        #: a position's "pieces" (the first kind in supply: trains), public
+        self.supply = [ed.pieces_in_supply(view, q)[0] for q in range(self.n)]
 
     # ------------------------------------------------------------------ cards
     def _card_events(self) -> list[tuple[Any, ...]]:
@@ -285,7 +287,7 @@ class Knowledge:
             "setup_deal": [list(t) for t in deal.setup_deal],
             "ticket_deck": list(deal.deck),
             "owners": {str(r): o for r, o in sorted(v.route_owners().items())},
-            "pieces": [ed.pieces_in_supply(v, q)[0] for q in range(self.n)],
+            "pieces": list(self.supply),
             "scores": list(v.scores),
             "final_turns_left": v.final_turns_left,
             "extra": ed.extra_from_view(v, Rebuild(rng, self.plies, deal.box)),
