@@ -60,9 +60,16 @@ def tail(proc: subprocess.CompletedProcess, n: int = 25) -> str:
     return "\n".join((proc.stdout + proc.stderr).splitlines()[-n:])
 
 
+#: a subpackage the tests add to their copy of the tree, as a new edition would be added: the
+#: wheel must carry it with no edit of the packaging (a hand-written package list left one out)
+NEW_PACKAGE = "ttr_lab/editions/packaging_probe"
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """Build the wheel from a copy of the tree, so the shared tree gets no build/ or egg-info writes."""
+    """Build the wheel from a copy of the tree, so the shared tree gets no build/ or egg-info writes.
+
+    The copy (``<wheel's folder>/../src``) gets one new subpackage, :data:`NEW_PACKAGE`."""
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     shutil.copytree(
@@ -81,6 +88,9 @@ def wheel(tmp_path_factory) -> Path:
             ".ipynb_checkpoints",
         ),
     )
+    (src / NEW_PACKAGE).mkdir()
+    (src / NEW_PACKAGE / "__init__.py").write_text('"""A new package, added after the package list was written."""\n')
+    (src / NEW_PACKAGE / "rules.py").write_text("RULE = 1\n")
     out = base / "dist"
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", out, "."]
     proc = run(cmd, cwd=src)
@@ -122,6 +132,79 @@ def test_wheel_contains_the_maps(wheel):
     # the top-level maps/ folder is packaged as ttr_lab.maps, not as a package named "maps"
     assert not any(n.startswith("maps/") for n in names)
     assert not any(n.startswith("tests/") for n in names)
+
+
+def tree_files(src: Path) -> set[str]:
+    """The files the wheel must hold, by their path in it: every module of every package under
+    ``ttr_lab/``, its package data, and the maps and docs mapped into ``ttr_lab.maps`` and ``ttr_lab.docs``."""
+    out = set()
+    for path in (src / "ttr_lab").rglob("*"):
+        rel = path.relative_to(src)
+        if path.is_file() and "__pycache__" not in rel.parts and path.suffix in (".py", ".json", ".typed"):
+            out.add(rel.as_posix())
+    out |= {f"ttr_lab/maps/{p.name}" for p in (src / "maps").iterdir() if p.suffix in (".py", ".json")}
+    out |= {f"ttr_lab/docs/{p.name}" for p in (src / "docs").glob("*.md")}
+    return out
+
+
+@pytest.mark.slow
+def test_wheel_holds_every_package_of_the_tree(wheel):
+    src = wheel.parents[1] / "src"
+    names = set(zipfile.ZipFile(wheel).namelist())
+    want = tree_files(src)
+    packages = {p.parent.relative_to(src).as_posix() for p in (src / "ttr_lab").rglob("*.py")}
+    assert NEW_PACKAGE in packages and len(packages) >= 12
+    assert all(f"{p}/__init__.py" in want for p in packages), "a folder of modules without __init__.py"
+    assert sorted(want - names) == [], "files of the tree missing from the wheel"
+    assert f"{NEW_PACKAGE}/rules.py" in names and "ttr_lab/py.typed" in names
+    assert {n for n in names if n.startswith("ttr_lab/") and not n.endswith(".md")} <= want
+
+
+#: what the installed wheel imports: every module of the package, each in turn (those that need
+#: an extra this bare environment lacks may say so, nothing else)
+IMPORT_ALL = """
+import importlib, pkgutil, sys
+import ttr_lab
+from ttr_lab.extras import MissingExtraError
+EXTRAS = {"plotly", "ipywidgets", "anywidget", "traitlets", "IPython", "pandas", "tqdm", "dask", "distributed",
+          "voila", "jupyterlab", "nbformat"}
+ok, extra, broken = [], [], []
+for info in pkgutil.walk_packages(ttr_lab.__path__, "ttr_lab."):
+    if info.name.endswith(".__main__"):  # python -m ttr_lab: runs the command line
+        continue
+    try:
+        importlib.import_module(info.name)
+    except MissingExtraError:
+        extra.append(info.name)
+    except ImportError as e:
+        if (e.name or "").split(".")[0] in EXTRAS:
+            extra.append(info.name)
+        else:
+            broken.append(f"{info.name}: {e!r}")
+    except Exception as e:
+        broken.append(f"{info.name}: {e!r}")
+    else:
+        ok.append(info.name)
+print(" ".join(ok))
+print(" ".join(extra))
+print("\\n".join(broken))
+"""
+
+
+@pytest.mark.slow
+def test_installed_wheel_imports_every_module(installed, tmp_path):
+    proc = run([installed, "-c", IMPORT_ALL], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    ok, extra, broken = proc.stdout.split("\n", 2)
+    assert broken.strip() == ""
+    ok, extra = ok.split(), extra.split()
+    # the core, the editions (the new one too), the analysis, records, the command line
+    assert len(ok) > 100 and {
+        "ttr_lab.editions.packaging_probe.rules",
+        "ttr_lab.analysis.advisor",
+        "ttr_lab.cli",
+    } <= set(ok)
+    assert all(m.split(".")[1] in ("widgets", "simulate") or m.startswith("ttr_lab.render") for m in extra), extra
 
 
 @pytest.mark.slow
