@@ -108,7 +108,7 @@ check: setup-test
 	$(VENV)/bin/lint-imports
 
 test: check browser
-	$(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab \
+	$(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab benchmarks/tests \
 	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
 bench: setup

@@ -1,10 +1,9 @@
-"""Shared pytest configuration.
+"""The tests' shared configuration (``--runslow`` and the markers are the
+root ``conftest.py``'s).
 
-* ``--runslow`` runs the tests marked ``slow`` (they build clean virtual
-  environments from PyPI: packaging and Binder).  ``make test`` and CI pass it;
-  a quick local ``pytest`` leaves them out.
 * Test modules whose optional dependencies are missing are not collected,
-  so the core tests run with networkx alone.
+  so the core tests run with networkx alone: the ``[lab]`` modules listed
+  here, and every module that imports hypothesis (the ``[test]`` extra).
 * ``chromium_context``: one headless Chromium (Debian's ``/usr/bin/chromium``
   or ``$CHROMIUM``, through Playwright) for the whole session, shared by the
   browser tests: Playwright's sync API allows one instance per thread.
@@ -36,27 +35,6 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.suffix != ".py" or not collection_path.name.startswith("test_") or not _missing("hypothesis"):
         return None
     return True if _HYPOTHESIS.search(collection_path.read_text(encoding="utf-8")) else None
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--runslow", action="store_true", default=False, help="also run the slow and the browser tests (make test does)"
-    )
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:  # everything under tests/e2e drives a browser
-        if "e2e" in item.path.parts:
-            item.add_marker(pytest.mark.browser)
-    if config.getoption("--runslow"):
-        return
-    skip_slow = pytest.mark.skip(reason="slow: run with --runslow (make test does)")
-    skip_browser = pytest.mark.skip(reason="drives Chromium: run with --runslow (make test does)")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip_slow)
-        elif "browser" in item.keywords:
-            item.add_marker(skip_browser)
 
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

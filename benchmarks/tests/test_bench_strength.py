@@ -1,4 +1,7 @@
-"""benchmarks/bench_strength.py: the JSON lines, resuming, and the report."""
+"""benchmarks/bench_strength.py: the JSON lines, resuming, and the report.
+
+The benchmarks' own tests (benchmarks/tests) run in ``make test``, not in a bare ``pytest``.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import pytest
 
 from ttr_lab.errors import TtrError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("bench_strength", ROOT / "benchmarks" / "bench_strength.py")
 assert spec is not None and spec.loader is not None
 bench = importlib.util.module_from_spec(spec)

@@ -1,4 +1,7 @@
-"""benchmarks/attribute.py: the recorded games replay exactly (the figures need valgrind)."""
+"""benchmarks/attribute.py: the recorded games replay exactly (the figures need valgrind).
+
+The benchmarks' own tests (benchmarks/tests) run in ``make test``, not in a bare ``pytest``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import attribute  # noqa: E402
