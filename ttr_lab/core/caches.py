@@ -10,14 +10,15 @@ first player) should share them.  So:
   :data:`GROUPS_KEPT` most recently used groups (and a few caches that depend
   on no edition are kept for the whole process, :func:`shared_cache`);
 * every cache has an entry limit (it empties itself when full: the entries
-  are cheap to recompute);
+  are cheap to recompute; emptying keeps memory flat, where dropping the
+  older half fragmented it and saved few recomputations);
 * and all of them together hold at most :func:`cache_budget` bytes (by
   default :data:`DEFAULT_BUDGET`).  Each cache estimates the bytes of its
   entries (keys, values and the dict's slot, measured on a few of the
   entries it holds each time it is full, :func:`entry_bytes`) and starts
-  with room for a few entries (``cap``); when it is full, its room doubles
-  if every cache's room together still fits the budget; if not, it empties
-  itself, and a cache with more than twice its room gives up half of it.
+  with room for a few entries (``cap``); when it is full, its room grows by
+  half if every cache's room together still fits the budget; if not, it
+  empties itself, and a cache with more than twice its room gives up half of it.
   Entries are thus weighted by their size, not counted: a cache of big
   entries gets fewer of them, and the caches in use share the budget.
 
@@ -26,11 +27,11 @@ editions, maps and options used (``benchmarks/bench_memory.py`` measures a
 long mixed session).  The budget trades speed for memory; set it with
 :func:`set_cache_budget`.
 
->>> c = BoundedCache(2)
->>> c.put("a", 1), c.put("b", 2), c.put("c", 3)
-(1, 2, 3)
->>> sorted(c)          # full: cleared before "c" went in
-['c']
+>>> c = BoundedCache(4)
+>>> [c.put(k, v) for v, k in enumerate("abcde")]
+[0, 1, 2, 3, 4]
+>>> list(c)          # full: emptied before "e" went in
+['e']
 
 A tuple of 100 big ints weighs about 3.7 kB, so a 4 MB budget gives such a
 cache room for about a thousand of them, whatever its entry limit
@@ -72,8 +73,8 @@ _BUDGET = [DEFAULT_BUDGET]
 _GROUPS: OrderedDict[Hashable, dict[str, BoundedCache]] = OrderedDict()
 _SHARED: dict[str, BoundedCache] = {}  # caches kept for the whole process (shared_cache)
 _SLOT = 48  # a dict entry's share of the table (hash, key and value pointers, free room)
-_SAMPLED = 8  # entries measured each time a cache is full
-_FIRST_CAP = 256  # the room a cache starts with
+_SAMPLED = 4  # entries measured each time a cache is full (one, once 64 have been)
+_FIRST_CAP = 256  # the room a cache starts with (it grows when full)
 _LEAST_CAP = 16  # the least room a cache is left with when the budget is short
 _MAX_DEPTH = 6
 
@@ -129,7 +130,7 @@ class BoundedCache(dict[Any, Any]):
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
-        #: entries it may hold now: grows (doubling, up to ``limit``) while the budget has room
+        #: entries it may hold now: grows (by half, up to ``limit``) while the budget has room
         self.cap = min(limit, _FIRST_CAP)
         self._per_entry = float(_SLOT)  # estimated bytes per entry, a running mean over the entries measured
         self._measured = 0
@@ -155,9 +156,9 @@ class BoundedCache(dict[Any, Any]):
         return value
 
     def make_room(self) -> None:
-        """Called when the cache is full: double its room if the budget allows, else empty it, or
-        halve the room of a cache that holds more of the budget (see the module doc)."""
-        self._measure()
+        """Called when the cache is full: grow its room if the budget allows, else empty it, and halve
+        the room of a cache that holds more of the budget (see the module doc)."""
+        self._measure(_SAMPLED if self._measured < 64 else 1)
         caches = _caches()
         if not any(c is self for c in caches):  # a group dropped from the registry: it only empties itself
             self.clear()
@@ -165,8 +166,8 @@ class BoundedCache(dict[Any, Any]):
         budget = _BUDGET[0]
         reserved = sum(c.reserved for c in caches)
         room = int((budget - reserved) / self._per_entry)
-        if self.cap < self.limit and room >= _LEAST_CAP:  # grow as far as the budget allows, at most double
-            self.cap = min(self.limit, 2 * self.cap, self.cap + room)
+        if self.cap < self.limit and room >= _LEAST_CAP:  # grow by half, as far as the budget allows
+            self.cap = min(self.limit, self.cap + self.cap // 2, self.cap + room)  # reserved stays near use
             return
         self.clear()
         while reserved > budget:  # estimates grew, or the budget is short: give back room, largest first
