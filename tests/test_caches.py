@@ -16,7 +16,7 @@ from collections import OrderedDict
 import pytest
 
 import ttr_lab
-from ttr_lab.core import caches
+from ttr_lab.core import caches, registry
 from ttr_lab.core.caches import cache_budget, cache_bytes, cache_group, entry_bytes, set_cache_budget
 from ttr_lab.errors import TtrError
 
@@ -25,6 +25,7 @@ from ttr_lab.errors import TtrError
 def fresh(monkeypatch):
     """An empty registry of cache groups, empty shared caches, and the budget restored afterwards."""
     monkeypatch.setattr(caches, "_GROUPS", OrderedDict())
+    monkeypatch.setattr(registry, "_CACHE", OrderedDict())  # editions built before hold the old groups' caches
     for cache in caches._SHARED.values():  # the process-wide caches (Rails & Sails counts) start empty
         cache.clear()
     old = cache_budget()
