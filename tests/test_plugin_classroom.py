@@ -8,8 +8,8 @@ entry points) that builds into a wheel: USA with a steeper route table, a new mo
 and scored at the end), board marks (the closed route; the objective city on its
 owner's board only) and a widget control for ``block``.  It joins ttr_lab through
 ``register_edition`` (and, for the control, ``ttr_lab.widgets.controls.register_control``),
-and declares ``ttr_lab.editions`` / ``ttr_lab.controls`` entry points for a ttr_lab that
-finds plug-ins without registration (the play widget reads the ``ttr_lab.controls`` ones).
+and declares ``ttr_lab.editions`` / ``ttr_lab.controls`` entry points, by which an installed
+copy is found without registering (in any fresh process: see tests/test_registry.py).
 
 Each check that fails on today's main is marked ``xfail(strict=True)`` with the item
 of issue 21 it waits for: when the refactor makes it pass, the strict mark turns it
@@ -589,12 +589,6 @@ print("control found")
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 21 A4: editions are found only after register_edition (core/registry.py); "
-    "no ttr_lab.editions entry point is read (controls are: widgets/controls, issue 21 A3)",
-)
 def test_installed_variant_is_found_by_its_entry_points(tmp_path):
     pytest.importorskip("ipywidgets")
     _fake_install(tmp_path / "site")
@@ -682,11 +676,6 @@ def test_wheel_installed_variant_plays(variant_venv, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 21 A4: an installed edition is not found by its ttr_lab.editions entry point (core/registry.py)",
-)
 def test_wheel_installed_variant_is_found_without_registering(variant_venv, tmp_path):
     code = 'import ttr_lab; print(ttr_lab.new_game("classroom", players=2, seed=1).edition.name)'
     proc = subprocess.run(

@@ -14,17 +14,12 @@ Not affiliated with or endorsed by the game's publisher; it ships facts
 from . import cli_guard as cli_guard  # first: as the command line, Ctrl-C while importing is one line
 # isort: on
 
-from typing import Any
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
 
-from . import agents as agents  # registers the FDG agents in ttr_lab.bots.BOTS
-from . import analysis as analysis  # its advisor registers make_bot('advisor') in ttr_lab.bots.BOTS
-from . import playout as playout  # registers the playout policy in ttr_lab.bots.BOTS
-from . import rules as rules  # ttr_lab.rules.explain("A4"): the rules reference's sections
+from .core import Edition, edition_names, find_edition
 from .data import City, Map, Route, Ticket, available_maps, load_map
-from .editions import Edition, edition_names, find_edition
-from .editions.europe import BuildStation, DeclineTunnel, PayTunnel
-from .editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
-from .editor import seat_view
 from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
 from .moves import (
     ClaimRoute,
@@ -39,7 +34,17 @@ from .moves import (
 )
 from .phases import Phase
 from .state import GameState, LegalMoves, new_game
-from .table_score import score
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import agents as agents
+    from . import analysis as analysis
+    from . import bots as bots
+    from . import playout as playout
+    from . import rules as rules
+    from .editions.europe import BuildStation, DeclineTunnel, PayTunnel
+    from .editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
+    from .editor import seat_view
+    from .table_score import score
 
 __version__ = "0.2.0"
 
@@ -84,6 +89,36 @@ __all__ = [
     "recorder",
     "seat_view",
 ]
+
+
+#: names imported the first time they are used (PEP 562): the editions' moves, the scorer, the
+#: editor; any submodule (``ttr_lab.analysis``, ``ttr_lab.bots``...) is imported when first named
+_LAZY = {
+    "BuildStation": "ttr_lab.editions.europe",
+    "PayTunnel": "ttr_lab.editions.europe",
+    "DeclineTunnel": "ttr_lab.editions.europe",
+    "BuildHarbor": "ttr_lab.editions.rails_sails",
+    "ExchangePieces": "ttr_lab.editions.rails_sails",
+    "ChoosePieces": "ttr_lab.editions.rails_sails",
+    "score": "ttr_lab.table_score",
+    "seat_view": "ttr_lab.editor",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``ttr_lab.score``, ``ttr_lab.BuildStation``, ``ttr_lab.analysis``...: imported when first asked for."""
+    module = _LAZY.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")  # a submodule: sets this attribute itself
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 def play(edition: str = "usa", players: Any = ("You", "bot", "bot"), **kwargs: Any) -> Any:

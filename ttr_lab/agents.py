@@ -26,8 +26,9 @@ harbors are built when ``view.edition.suggested_action`` proposes one (a
 harbor in a ticket city); Europe's stations are never built (each unbuilt
 one scores 4 points at the end).
 
-Importing this module adds the agents to :data:`ttr_lab.bots.BOTS`, so
-``make_bot("route_focus")`` works after ``import ttr_lab``.
+:data:`ttr_lab.bots.BOTS` names the agents (lazy entries: this module is
+imported the first time one is made), so ``make_bot("route_focus")`` works
+after ``import ttr_lab``.
 
 Examples
 --------
@@ -41,10 +42,9 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from .agents_base import INF, FdgAgent
-from .bots import BOTS
 from .moves import ClaimRoute
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -200,13 +200,3 @@ class DestinationHungry(FdgAgent):
 AGENTS: dict[str, type[FdgAgent]] = {
     cls.name: cls for cls in (RouteFocus, OneStepThinking, LongRouteExploitation, DestinationHungry)
 }
-
-
-def _register() -> None:
-    """Add the agents to :data:`ttr_lab.bots.BOTS` (it imports nothing from here)."""
-    table = cast(dict[str, Any], BOTS)
-    for name, cls in AGENTS.items():
-        table.setdefault(name, cls)
-
-
-_register()

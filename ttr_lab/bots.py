@@ -22,7 +22,7 @@ import inspect
 import random
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import networkx as nx
 
@@ -32,6 +32,7 @@ from .move_cards import show_value
 from .moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
 from .numerals import read_number
 from .phases import Phase
+from .registries import Registry
 from .state import GameState, new_game
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: spaces to pay (or cards held) per (ship?, colour)
 Needs = dict[tuple[bool, "str | None"], int]
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "parse_bot_spec", "BOTS", "play_game"]
+__all__ = ["Bot", "BotFactory", "RandomBot", "GreedyBot", "make_bot", "parse_bot_spec", "BOTS", "play_game"]
 
 
 class Bot(Protocol):
@@ -257,7 +258,37 @@ class GreedyBot:
 #: the most plies :func:`play_game` lets a game run
 MAX_PLIES = 1_000_000
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "bot": GreedyBot}
+#: what makes a bot: called with a seed and the options of a bot spec (:func:`parse_bot_spec`)
+BotFactory = Callable[..., Bot]
+#: the entry-point group an installed package declares its bots in
+ENTRY_POINT_GROUP = "ttr_lab.bots"
+
+
+def _bot_factory(name: str, obj: Any) -> BotFactory:
+    if not callable(obj):
+        raise TtrError(f"a bot is made by a callable (a class taking the seed), not {obj!r}"[:200])
+    return cast(BotFactory, obj)
+
+
+#: bot name -> what makes it (a :class:`~ttr_lab.registries.Registry`): the random and greedy
+#: bots, and lazy entries for the FDG agents (:mod:`ttr_lab.agents`), the playout bot
+#: (:mod:`ttr_lab.playout`) and the advisor (:mod:`ttr_lab.analysis.advisor`), imported when
+#: first made; a package adds its own by ``BOTS.register(name, cls)`` or a ``ttr_lab.bots``
+#: entry point
+BOTS: Registry[BotFactory] = Registry(
+    "bot", group=ENTRY_POINT_GROUP, normalize=lambda s: s.strip().lower(), check=_bot_factory, api="BOTS.register"
+)
+BOTS.register("random", RandomBot)
+BOTS.register("greedy", GreedyBot, aliases=("bot",))
+for _name, _target in (
+    ("route_focus", "ttr_lab.agents:RouteFocus"),
+    ("one_step", "ttr_lab.agents:OneStepThinking"),
+    ("long_route", "ttr_lab.agents:LongRouteExploitation"),
+    ("destination_hungry", "ttr_lab.agents:DestinationHungry"),
+    ("advisor", "ttr_lab.analysis.advisor:AdvisorBot"),
+    ("playout", "ttr_lab.playout:PlayoutBot"),
+):
+    BOTS.register_lazy(_name, _target)
 
 
 #: what a bot spec (``"advisor:playouts=50,candidates=8"``) may set, by kind of
@@ -289,9 +320,9 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise TtrError(f"a bot is named by a string of at most 200 characters, not {show_value(spec, 40)}")
     name, colon, rest = spec.strip().lower().partition(":")
     name = name.strip()
-    cls = BOTS.get(name)
-    if cls is None:
-        raise TtrError(f"unknown bot {show_value(spec, 40)} (known: {', '.join(BOTS)})")
+    if name not in BOTS:
+        raise TtrError(f"unknown bot {show_value(spec, 40)} (known: {', '.join(BOTS.names())})")
+    cls = BOTS[name]  # imported now if it is a lazy entry
     if not colon:
         return name, {}
     params = inspect.signature(cls).parameters
@@ -317,8 +348,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(name: str = "greedy", seed: int = 0) -> Bot:
-    """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``), and those
-    other modules register in :data:`BOTS` (``"playout"``, ``"advisor"``...),
+    """A bot by name: ``"random"``, ``"greedy"`` (also ``"bot"``), and the others
+    :data:`BOTS` names (``"playout"``, ``"advisor"``, the FDG agents...),
     or by a spec with options (:func:`parse_bot_spec`:
     ``"advisor:playouts=50"``), checked by the bot; ``seed`` is 0 to
     ``2**256 - 1`` (wider than a game's: bots' seeds are often derived from a

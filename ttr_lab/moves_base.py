@@ -15,6 +15,7 @@ DrawFaceUp(slot=2)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,6 +32,15 @@ MAX_MOVE_TEXT = 2000
 
 _VERBS: dict[str, list[type[Move]]] = {}
 
+#: what imports the move classes not defined yet, run before an unknown verb is refused and before
+#: the verbs are listed (ttr_lab.core.registry adds one: the registered editions, defined lazily)
+VERB_LOADERS: list[Callable[[], object]] = []
+
+
+def _load_verbs() -> None:
+    for load in VERB_LOADERS:
+        load()
+
 
 def unregister_move(cls: type[Move]) -> None:
     """Forget a move class's notation (for plug-ins loaded only for a while, e.g. in tests)."""
@@ -46,6 +56,7 @@ def move_classes() -> dict[str, tuple[type[Move], ...]]:
     >>> sorted(move_classes())[:4]
     ['blind', 'claim', 'exchange', 'faceup']
     """
+    _load_verbs()
     return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
 
 
@@ -187,6 +198,9 @@ def parse_move(text: str) -> Move:
         )
     verb, args = words[0], words[1:]
     classes = _VERBS.get(verb)
+    if not classes:
+        _load_verbs()
+        classes = _VERBS.get(verb)
     if not classes:
         raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(_VERBS))})")
     for cls in classes:

@@ -47,7 +47,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .bots import BOTS
 from .errors import TtrError
 from .moves import ClaimRoute, DrawFaceUp, DrawTickets, Move, StopDrawing
 from .phases import Phase
@@ -323,6 +322,3 @@ def run_playout(
         p = state.current_player
         push(bots[p].choose(views[p]))
     raise TtrError(f"playout did not end within {max_plies} plies")
-
-
-BOTS["playout"] = PlayoutBot  # type: ignore[assignment]

@@ -71,10 +71,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from ..bots import BOTS
 from ..checks import (
     MAX_BOT_SEED,
     MAX_CANDIDATES,
@@ -368,7 +367,3 @@ class AdvisorBot:
             progress=False,
         )
         return a.moves[0].move
-
-
-_make: Callable[..., Any] = AdvisorBot
-BOTS["advisor"] = _make  # type: ignore[assignment]

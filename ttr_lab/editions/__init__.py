@@ -1,20 +1,29 @@
 """Editions: one package per game system, found by name.
 
-Each package subclasses :class:`~ttr_lab.core.Edition`, mixes in its own
-rules (one module per rule) and registers itself with
-:func:`~ttr_lab.core.register_edition`.  Importing this package registers
-the built-in editions; a new edition is a new package here (see
-``CONTRIBUTING.md``).
+Each package subclasses :class:`~ttr_lab.core.Edition` and mixes in its own
+rules (one module per rule).  Importing a package registers nothing: the
+registry (:data:`~ttr_lab.core.registry.EDITIONS`) names the built-in
+editions as lazy entries (``"usa"`` is ``ttr_lab.editions.usa:USA``), so an
+edition's package is imported the first time the edition is asked for.  A
+new edition is a new package, here or installed apart (see
+``CONTRIBUTING.md``); the classes below are imported when first named.
 
 >>> from ttr_lab.editions import find_edition
 >>> find_edition("big_cities")
 find_edition('usa', variant='big_cities')
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ..core import EDITIONS, Edition, edition_names, find_edition, register_edition
-from .europe import Europe
-from .rails_sails import GreatLakes, RailsSails
-from .usa import USA
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .europe import Europe
+    from .rails_sails import GreatLakes, RailsSails
+    from .usa import USA
 
 __all__ = [
     "Edition",
@@ -27,3 +36,17 @@ __all__ = [
     "edition_names",
     "EDITIONS",
 ]
+
+#: the built-in editions' classes, imported when first named (PEP 562)
+_CLASSES = {"USA": ".usa", "Europe": ".europe", "RailsSails": ".rails_sails", "GreatLakes": ".rails_sails"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _CLASSES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_CLASSES})

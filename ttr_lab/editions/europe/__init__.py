@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...cards import STANDARD_CARD_TYPES
-from ...core import register_edition
 from ...scoring.results import PlayerScore
 from .ferries import R_EUROPE, Ferries
 from .long_tickets import LongTickets
@@ -52,7 +51,6 @@ __all__ = [
 ]
 
 
-@register_edition
 class Europe(StationMarks, Ferries, Tunnels, Stations, LongTickets):
     """Ticket to Ride Europe.
 

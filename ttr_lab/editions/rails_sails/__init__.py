@@ -45,7 +45,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...core import register_edition
 from ...core.base import check_choice
 from ...scoring.results import PlayerScore, TourResult
 from .cards import DECKS, RS_CARD_TYPES, RS_COLORS
@@ -75,7 +74,6 @@ __all__ = [
 _TIEBREAKS = ("shared", "completed_tickets")
 
 
-@register_edition
 class RailsSails(HarborMarks, Tours, Harbors, Exchange, Piles):
     """Ticket to Ride Rails & Sails, World map (rule B4)."""
 
@@ -146,7 +144,6 @@ class RailsSails(HarborMarks, Tours, Harbors, Exchange, Piles):
         return "tie on points broken by completed tickets"
 
 
-@register_edition
 class GreatLakes(RailsSails):
     """Ticket to Ride Rails & Sails, Great Lakes map (rule B5)."""
 

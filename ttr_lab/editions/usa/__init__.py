@@ -27,7 +27,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...cards import STANDARD_CARD_TYPES
-from ...core import register_edition
 from ...core.base import check_choice
 from .globetrotter import Globetrotter
 
@@ -45,7 +44,6 @@ _VARIANTS = {
 }
 
 
-@register_edition
 class USA(Globetrotter):
     """Ticket to Ride USA, with the 1910 variants as the ``variant`` option.
 

@@ -46,12 +46,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from importlib import metadata
-from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from ...core.registry import EDITIONS, find_edition
 from ...errors import TtrError
+from ...registries import Registry
 from .base import Control, Decision, Host, show
 from .build import BuildControl
 from .exchange import ExchangeControl
@@ -82,9 +81,19 @@ ControlFactory = Callable[[Host], Control]
 #: the entry-point group a package declares its controls in
 ENTRY_POINT_GROUP = "ttr_lab.controls"
 
-_FACTORIES: dict[str, ControlFactory] = {}
-#: control name -> factory, for the controls registered so far (read-only: use :func:`register_control`)
-CONTROLS: Mapping[str, ControlFactory] = MappingProxyType(_FACTORIES)
+
+def _control_factory(name: str, obj: Any) -> ControlFactory:
+    if not callable(obj):
+        raise TtrError(f"the factory must be callable (a Control class), not {obj!r}"[:200])
+    return cast(ControlFactory, obj)
+
+
+#: every control, registered or declared by an entry point (a :class:`~ttr_lab.registries.Registry`)
+_REGISTRY: Registry[ControlFactory] = Registry(
+    "widget control", group=ENTRY_POINT_GROUP, check=_control_factory, api="register_control"
+)
+#: control name -> factory, for the controls registered or loaded so far (read-only: use :func:`register_control`)
+CONTROLS: Mapping[str, ControlFactory] = _REGISTRY.loaded
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}\Z")
 
@@ -112,48 +121,23 @@ def register_control(name: str, factory: ControlFactory, *, replace: bool = Fals
             f"register_control({str(name)[:50]!r}): a control's name is lower case letters, digits and '_' "
             "(at most 40, starting with a letter)"
         )
-    if not callable(factory):
-        raise TtrError(f"register_control({name!r}): the factory must be callable (a Control class), not {factory!r}")
-    old = _FACTORIES.get(name)
-    if old is not None and old is not factory and not replace:
-        raise TtrError(
-            f"register_control({name!r}): the name is taken by {_label(old)} (pass replace=True to replace it)"
-        )
-    _FACTORIES[name] = factory
-    return factory
+    return _REGISTRY.register(name, factory, replace=replace)
 
 
 def unregister_control(name: str) -> None:
     """Forget the control registered as ``name`` (nothing if there is none)."""
-    _FACTORIES.pop(name, None)
+    _REGISTRY.unregister(name)
 
 
 def control_names() -> tuple[str, ...]:
     """Every control name known: registered, or declared by an installed package's entry point."""
-    return tuple(sorted({*_FACTORIES, *(ep.name for ep in _entry_points())}))
+    return _REGISTRY.names()
 
 
 def find_control(name: str) -> ControlFactory:
     """The factory registered as ``name``; else the one an installed package declares
-    in the :data:`ENTRY_POINT_GROUP` entry points (loaded now, then registered)."""
-    factory = _FACTORIES.get(name)
-    if factory is not None:
-        return factory
-    found = [ep for ep in _entry_points() if ep.name == name]
-    if not found:
-        raise TtrError(f"no widget control {name!r} (known: {', '.join(control_names()) or 'none'})")
-    values = sorted({ep.value for ep in found})
-    if len(values) > 1:
-        raise TtrError(f"two packages declare the widget control {name!r}: {' and '.join(values)}")
-    ep = found[0]
-    where = f"the {ENTRY_POINT_GROUP} entry point {name} = {ep.value}"
-    try:
-        factory = ep.load()
-    except Exception as e:  # an ImportError, or any error the package raises on import
-        raise TtrError(f"{where} could not be loaded: {type(e).__name__}: {e}"[:500]) from e
-    if not callable(factory):
-        raise TtrError(f"{where} is not a control factory (a Control class): {factory!r}"[:300])
-    return register_control(name, factory)
+    in the :data:`ENTRY_POINT_GROUP` entry points (loaded now, then kept)."""
+    return _REGISTRY[name]
 
 
 def make_controls(host: Host) -> dict[str, Control]:
@@ -182,7 +166,10 @@ def playable_editions() -> tuple[tuple[str, str], ...]:
     known = set(control_names())
     found = []
     for order, name in enumerate(EDITIONS):
-        ed = find_edition(name)
+        try:
+            ed = find_edition(name)
+        except TtrError:  # an installed package's edition that does not load: not offered
+            continue
         if set(ed.widget_controls) <= known:
             found.append((len(ed.widget_controls), order, _short(ed.title), name))
     return tuple((label, name) for _, _, label, name in sorted(found))
@@ -194,15 +181,6 @@ def _short(title: str) -> str:
 
 def _label(factory: Any) -> str:
     return str(getattr(factory, "__qualname__", None) or repr(factory))[:100]
-
-
-def _entry_points() -> tuple[Any, ...]:
-    """The installed packages' :data:`ENTRY_POINT_GROUP` entry points (read now: a package
-    installed while Python runs is seen)."""
-    try:
-        return tuple(metadata.entry_points(group=ENTRY_POINT_GROUP))
-    except Exception:  # broken metadata of some installed package: no plug-in controls from it
-        return ()
 
 
 for _name, _factory in (
