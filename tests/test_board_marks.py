@@ -270,3 +270,10 @@ def test_a_hot_seat_with_hidden_hands_draws_nobodys_objective(cv):  # noqa: F811
     drawn = json.dumps(w.fig.to_plotly_json(), default=str)
     assert cv.objective_label(g.objective(seat), g.player_names[seat]) in drawn
     assert cv.objective_label(g.objective(1 - seat), g.player_names[1 - seat]) not in drawn
+
+
+def test_a_dict_of_routes_highlights_its_keys():
+    """Lesson 04 highlights ``{route id: player}``: a dict gives its keys, as iterating it does."""
+    from ttr_lab.board_options import BoardOptions
+
+    assert BoardOptions.of(highlight={5: "Ada", 7: "Bob"}).highlight == (5, 7)

@@ -44,7 +44,8 @@ SIZES = {"width": (200, 10_000), "height": (100, 10_000)}
 
 
 def _bounded(name: str, value: Any) -> tuple[Any, ...]:
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+    """The items of a list, tuple, set or generator (a dict gives its keys, as iterating it does), bounded."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise WrongTypeError(f"board option {name}: a list, not {type(value).__name__}")
     items = tuple(itertools.islice(value, MOST + 1))
     if len(items) > MOST:
