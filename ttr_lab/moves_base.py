@@ -75,14 +75,15 @@ class Move:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # (dataclass(slots=True) rebuilds each class, so name the base explicitly)
         super(Move, cls).__init_subclass__(**kwargs)
+        if "problem" in cls.__dict__ and "__post_init__" not in cls.__dict__:
+            # its constructor asks problem() (set before @dataclass writes __init__;
+            # a class without fields to check pays nothing)
+            cls.__post_init__ = _check_fields  # type: ignore[attr-defined]
         verb = cls.__dict__.get("verb")
         if verb:
             classes = _VERBS.setdefault(verb, [])
             classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
             classes.append(cls)
-
-    def __post_init__(self) -> None:
-        refuse_malformed(self)
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
@@ -104,7 +105,8 @@ class Move:
         The constructor asks it: a move with malformed fields is never built
         (``DrawFaceUp(2.0)`` raises :class:`~ttr_lab.errors.InvalidMoveError`),
         so no move compares equal to a legal move it is not.  A subclass with
-        fields overrides it; one that overrides ``__post_init__`` too calls
+        fields overrides it (defining it gives the class a ``__post_init__``
+        that asks it); one that defines its own ``__post_init__`` calls
         :func:`refuse_malformed` from it.  :meth:`GameState.why_illegal
         <ttr_lab.state.GameState.why_illegal>` asks it again, for a move built
         around its constructor.
@@ -146,6 +148,12 @@ class Move:
 
     def __ge__(self, other: Move) -> bool:
         return self.sort_key() >= other.sort_key()
+
+
+def _check_fields(move: Move) -> None:
+    """The ``__post_init__`` of a move class with a ``problem`` method."""
+    if move.problem() is not None:
+        refuse_malformed(move)
 
 
 def refuse_malformed(move: Move) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core import Api, Field, Rebuild, Table
 from ...errors import TtrError
-from ...moves import Move, is_count, show_value
+from ...moves import MAX_COUNT, Move, is_count, refuse_malformed, show_value
 from ...numerals import is_numeral
 from ...phases import Phase
 from ...scoring.results import TicketResult
@@ -40,6 +40,11 @@ class ExchangePieces(Move):
     count: int
     verb: ClassVar[str] = "exchange"
     rank: ClassVar[float] = 10
+
+    def __post_init__(self) -> None:  # the common case checked inline (move generation builds many)
+        count = self.count
+        if type(self.take) is not str or type(count) is not int or not -MAX_COUNT <= count <= MAX_COUNT:
+            refuse_malformed(self)
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
