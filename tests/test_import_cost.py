@@ -105,3 +105,41 @@ def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'no_such_thing'"):
         ttr_lab.no_such_thing  # noqa: B018
     assert not hasattr(ttr_lab, "_private_thing")
+
+
+#: the optional extras' packages: importing one inside a function is how an extra stays optional
+EXTRA_PACKAGES = {"plotly", "ipywidgets", "anywidget", "traitlets", "IPython", "pandas", "tqdm", "dask", "distributed"}
+#: the other imports inside a function, each with its reason (issue 21 D: lazy imports only for
+#: optional extras and display hooks); a display hook is a ``_repr_*_`` method or ``mimebundle``
+ALLOWED = {
+    ("__init__.py", "play"): "ttr_lab.widgets: the [lab] extra",
+    ("__init__.py", "tutorial"): "ttr_lab.widgets: the [lab] extra",
+    ("__init__.py", "scorer"): "ttr_lab.widgets: the [lab] extra",
+    ("__init__.py", "recorder"): "ttr_lab.widgets: the [lab] extra",
+    ("cli.py", "_tournament"): "ttr_lab.simulate: the [sim] extra",
+    ("registries.py", "_entry_points"): "importlib.metadata: tens of ms, only when entry points are read",
+    ("widgets/play_tabs.py", "_make_advisor"): "the analysis, only when the Advisor tab is asked for",
+}
+
+
+def test_lazy_imports_are_for_extras_and_display_hooks_only():
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "ttr_lab").rglob("*.py")):
+        rel = path.relative_to(ROOT / "ttr_lab").as_posix()
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            display = fn.name == "mimebundle" or (fn.name.startswith("_repr_") and fn.name.endswith("_"))
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    modules = ["." * node.level + (node.module or "")]
+                else:
+                    continue
+                if display or (rel, fn.name) in ALLOWED or all(m.split(".")[0] in EXTRA_PACKAGES for m in modules):
+                    continue
+                found.append(f"ttr_lab/{rel}:{node.lineno} {fn.name}: {', '.join(modules)}")
+    assert found == [], "imports inside functions that could be at the top of their module"

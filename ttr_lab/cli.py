@@ -33,6 +33,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn
 
 from . import cli_guard
@@ -242,8 +243,6 @@ def _tournament(args: argparse.Namespace) -> int:
     pool = None
     executor: Any = args.scheduler or None
     if args.workers:
-        from concurrent.futures import ProcessPoolExecutor
-
         pool = executor = ProcessPoolExecutor(args.workers)
     try:
         result = tournament(

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
+from .analysis import THRESHOLDS, advise, quick_odds, review, ticket_odds
+from .analysis.advice_types import RANKING
 from .errors import TtrError
 from .numerals import is_numeral, read_number
 from .records import Record
@@ -126,9 +128,6 @@ def _names(view: PlayerView) -> list[str]:
 
 
 def _advise(args: argparse.Namespace, read: Reader) -> int:
-    from .analysis import advise
-    from .analysis.advice_types import RANKING
-
     view, record = _position(args, read)
     if args.top < 0:
         raise TtrError(f"--top must be 0 or more, not {args.top}")
@@ -152,8 +151,6 @@ def _advise(args: argparse.Namespace, read: Reader) -> int:
 
 
 def _odds(args: argparse.Namespace, read: Reader) -> int:
-    from .analysis import quick_odds, ticket_odds
-
     view, record = _position(args, read)
     name = _names(view)[view.player]
     if not view.tickets:
@@ -192,8 +189,6 @@ def _plies(text: str | None) -> list[int] | None:
 
 
 def _review(args: argparse.Namespace, read: Reader) -> int:
-    from .analysis import review
-
     kind, record = read(args.file)
     if kind != "record":
         raise TtrError(f"{args.file}: a position, not a game record: it has no moves to review")
@@ -254,8 +249,6 @@ def _count(k: int, flag: str) -> str:
 
 
 def _flags() -> tuple[tuple[str, float], ...]:
-    from .analysis import THRESHOLDS
-
     return tuple(reversed(THRESHOLDS))
 
 

@@ -47,7 +47,7 @@ from .phases import Phase
 from .position import fill_position, position_to_dict
 from .scoring import outcome as _outcome
 from .state_queries import _OVER, StateQueries
-from .view import _OFFERED, offer_accessors
+from .view import _OFFERED, PlayerView, offer_accessors
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core.chance import Chance
@@ -328,8 +328,6 @@ class GameState(StateQueries):
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see: own hand and tickets, public information."""
-        from .view import PlayerView
-
         return PlayerView(self, self.seat(player))
 
     def describe(self, move: Move | str) -> str:

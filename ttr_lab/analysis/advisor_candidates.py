@@ -23,6 +23,7 @@ from ..errors import TtrError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Move, StopDrawing
 from ..playout import PlayoutBot
 from ..view import PlayerView
+from .position import next_claims
 
 __all__ = ["candidate_moves"]
 
@@ -36,8 +37,6 @@ def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
     """The pruned candidate moves for the view's seat, most promising first
     (see the module doc); ``[]`` when the seat is not to move.  ``limit``
     is 1 to :data:`~ttr_lab.checks.MAX_CANDIDATES`."""
-    from .position import next_claims
-
     check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     check_count(limit, "limit", high=MAX_CANDIDATES)
 

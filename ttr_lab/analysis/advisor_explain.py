@@ -32,6 +32,7 @@ import networkx as nx
 
 from ..errors import TtrError
 from ..moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .determinize import iter_states
 from .odds_model import _pool
 from .position import cards_needed, next_claims, ticket_network, ticket_paths
 
@@ -80,8 +81,6 @@ class Explainer:
     def _opponent_networks(self) -> dict[int, Counter[int]]:
         """Per opponent: in how many guesses each route is in its cheapest network."""
         if self._blocks is None:
-            from .determinize import iter_states
-
             out: dict[int, Counter[int]] = {q: Counter() for q in range(self.view.num_players) if q != self.me}
             states = iter_states(self.view, seed=self.seed)
             for _ in range(self.guesses):

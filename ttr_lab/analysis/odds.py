@@ -87,11 +87,14 @@ from typing import Any
 
 from ..checks import MAX_PLAYOUTS, check_count, check_instance, check_seed
 from ..data import Ticket
+from ..graph import board_graph
 from ..playout import run_playout
 from ..view import PlayerView
-from .cards import ticket_cards
+from .cards import _supply, hand_of, plan_cards, ticket_cards
 from .determinize import iter_states
 from .odds_model import QuickModel, _pool, quick_probability, simulate_quick_model, turns_left
+from .position import route_access
+from .steiner import steiner_forest
 
 __all__ = [
     "COEF",
@@ -253,11 +256,6 @@ def calibrated_probability(inputs: QuickInputs, coef: tuple[float, ...] = COEF, 
 
 def quick_inputs(view: PlayerView) -> list[tuple[Ticket, QuickInputs]]:
     """Each of the view's tickets with what the closed form reads (see the module doc)."""
-    from ..graph import board_graph
-    from .cards import _supply, hand_of, plan_cards
-    from .position import route_access
-    from .steiner import steiner_forest
-
     p = view.player
     turns = turns_left(view)
     pool = tuple(sorted(_pool(view).items()))

@@ -48,6 +48,7 @@ from typing import Any
 import ipywidgets as W
 import plotly.graph_objects as go
 
+from ..analysis import review, review_figure
 from ..errors import RecordError, TtrError
 from ..moves import ClaimRoute, Move, parse_move
 from ..records import Record
@@ -165,8 +166,6 @@ class HistoryWidget(W.VBox):
     def review(self, plies: Any = None) -> Any:
         """Review the game (what the Review button does) and show the plot
         under the board; returns the DataFrame (``plies``: only those)."""
-
-        from ..analysis import review, review_figure
 
         self._review_button.description, self._review_button.disabled = "Reviewing...", True
         try:

@@ -30,6 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..analysis import advise
 from ..core.setup import seat_names
 from ..editor import _one_seat
 from ..errors import InvalidMoveError, TtrError
@@ -207,8 +208,6 @@ class RecorderWidget(W.VBox):
         Hint does (:func:`~ttr_lab.widgets.advice.hint_html`).  The budget is
         the Hint's (:data:`~ttr_lab.widgets.advice.HINT_PLAYOUTS` playouts)
         unless ``seconds`` or ``playouts`` is given."""
-        from ..analysis import advise
-
         v, me = self.view, self.names[self.seat]
         if v.is_over:
             return self._no_advice("the game is over: nothing to advise (score_table() scores it)")
