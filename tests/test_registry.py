@@ -350,3 +350,28 @@ def test_controls_share_the_registry():
         controls.CONTROLS["tunnel"] = controls.CONTROLS["tunnel"]  # type: ignore[index]
     with pytest.raises(NotFoundError, match=r"unknown widget control 'rocket' \(known: build, exchange"):
         controls.find_control("rocket")
+
+
+ON_DASK = """
+import distributed, pandas as pd
+from ttr_lab.simulate import run_games
+
+if __name__ == "__main__":
+    local = run_games("classroom", ["greedy", "random"], games=2, seed=1, progress=False)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster, distributed.Client(cluster, set_as_default=False) as client:
+        remote = run_games("classroom", ["greedy", "random"], games=2, seed=1, executor=client, progress=False)
+    pd.testing.assert_frame_equal(remote, local)
+    print(len(remote), sorted(set(remote["edition"])))
+"""
+
+
+@pytest.mark.slow
+def test_an_installed_edition_is_found_by_a_dask_worker(tmp_path):
+    """A Dask worker is a fresh process that nobody registered the classroom variant in."""
+    pytest.importorskip("distributed")
+    site = _classroom_site(tmp_path)
+    (tmp_path / "on_dask.py").write_text(ON_DASK)
+    out = run("", site, cwd=tmp_path, args=(str(tmp_path / "on_dask.py"),))
+    assert out.split("\n")[-2] == "4 ['classroom']"  # a row per seat and game
