@@ -5,9 +5,18 @@ colour on a gray route), wilds standing in for any card.  Editions change it
 by overriding :meth:`Claiming.check_payment` and :meth:`Claiming.route_min_wilds`
 (Europe's ferries), or the whole claim engine (Rails & Sails).
 
-Position fields: ``_owners`` (a seat per route, -1 unclaimed), ``_pieces``
-(pieces in supply per seat), ``_scores`` (running scores) and the derived
-``_free`` (per route class, the routes still claimable by someone).
+Who may claim a route is one hook, :meth:`Claiming.double_rule` (rule A4's
+double routes): an edition closing routes its own way (a blocked route, a
+house rule) overrides it, and every part of the engine asks it: the legal
+moves, ``why_illegal``, ``route_open_to`` and :meth:`Claiming.open_routes`.
+
+Position fields: ``_owners`` (a seat per route, -1 unclaimed; changed only by
+:meth:`Claiming.set_owner`), ``_pieces`` (pieces in supply per seat),
+``_scores`` (running scores) and the derived ``_free`` (per route class, the
+unclaimed routes the base double-route rule leaves to someone): the
+engine's cache, recomputed by :meth:`Claiming.derive` and kept in step by
+:meth:`Claiming.mark_taken` when :meth:`Claiming.set_owner` gives a route
+away; no rule writes it.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ class Claiming(Drawing):
 
     fields: ClassVar[tuple[Field, ...]] = (
         Field("_owners", "", lambda ed, n: tuple(-1 for _ in ed.routes)),
-        Field("_free", "", lambda ed, n: ()),
+        Field("_free", "", lambda ed, n: (), derived=True),
         Field("_pieces", "", lambda ed, n: tuple(ed.pieces for _ in range(n))),
         Field("_scores", "", lambda ed, n: tuple(0 for _ in range(n))),
     )
@@ -45,6 +54,9 @@ class Claiming(Drawing):
     _route_color: tuple[int | None, ...]
     _route_classes: tuple[tuple[int | None, int, int, tuple[int, ...]], ...]
     _route_class_of: tuple[int, ...]
+    #: whether this edition's rules change :meth:`double_rule` (then the claim
+    #: generation asks it for every route the base rule leaves open)
+    custom_double_rule: bool
 
     def route_min_wilds(self, ri: int) -> int:
         """Wilds every payment of route index ``ri`` must include (0; a ferry's locomotive spaces in Europe)."""
@@ -69,11 +81,25 @@ class Claiming(Drawing):
             for ri in members:
                 class_of[ri] = ci
         self._route_class_of = tuple(class_of)
+        self.custom_double_rule = type(self).double_rule is not Claiming.double_rule
 
     # --------------------------------------------------------------- derived: free routes
     def derive(self, s: GameState) -> None:
-        """``_free``: per route class, the routes someone can still claim
-        (unclaimed, and with few players not the other side of a claimed double)."""
+        """Recompute the derived fields from the position (the engine calls it
+        when a position is built or loaded; each rule extends it for its own).
+
+        Here ``_free``: per route class, the routes the base double-route rule
+        leaves to someone (unclaimed, and with few players not the other side
+        of a claimed double).  An edition's own :meth:`double_rule` is asked on
+        top of it (:meth:`claim_groups`, :meth:`open_routes`), never folded in.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> before = g._free
+        >>> g.edition.derive(g)
+        >>> g._free == before
+        True
+        """
         super().derive(s)
         owners = s._owners
         partner = self.route_partner
@@ -86,7 +112,17 @@ class Claiming(Drawing):
         )
 
     def mark_taken(self, s: GameState, ri: int) -> None:
-        """Keep ``_free`` up to date after route index ``ri`` is claimed."""
+        """Keep the derived fields in step after route index ``ri`` changed
+        owner (called by :meth:`set_owner`, the owner already set): the
+        incremental form of :meth:`derive`, which a rule with derived fields
+        of its own extends (``super().mark_taken(s, ri)`` first).
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_owner(g, 0, 1)    # calls mark_taken
+        >>> any(0 in members for members in g._free)
+        False
+        """
         cls = self._route_class_of
         gone = [ri]
         pr = self.route_partner[ri]
@@ -98,8 +134,39 @@ class Claiming(Drawing):
             free[ci] = tuple(x for x in free[ci] if x != r)
         s._free = tuple(free)
 
+    def set_owner(self, s: GameState, ri: int, p: int) -> None:
+        """Give route index ``ri`` to seat ``p``: the one place ``_owners``
+        changes in play; the derived fields follow (:meth:`mark_taken`).
+        :meth:`complete_claim` calls it; a rule that gives routes away its
+        own way calls it too, never writing ``_owners`` itself.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_owner(g, 0, 1)
+        >>> g.route_owner(g.edition.routes[0].id)
+        1
+        """
+        s._owners = s._owners[:ri] + (p,) + s._owners[ri + 1 :]
+        self.mark_taken(s, ri)
+
     # --------------------------------------------------------------- who may claim
     def double_rule(self, s: GameState, p: int, ri: int) -> tuple[str, str] | None:
+        """Why seat ``p`` may not claim route index ``ri`` although it is
+        unclaimed, as ``(rule, reason)``; None if it may (cards and pieces
+        aside).  The base rule is A4's double routes: nobody owns both routes
+        of a double, and with fewer than ``double_route_min_players`` players
+        only one of them is used.
+
+        The hook for an edition that closes routes its own way: override it
+        (calling ``super()``), and the legal moves, ``why_illegal``,
+        ``route_open_to``, :meth:`open_routes` and the bots all follow.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_owner(g, 3, 1)            # route 4, Atlanta-New Orleans, a double
+        >>> g.edition.double_rule(g, 0, 4)          # its twin, route 5, with 2 players
+        ('A4', 'with 2 players only one route of a double route is used, and the other is claimed')
+        """
         partner = self.route_partner[ri]
         if partner >= 0:
             po = s._owners[partner]
@@ -113,6 +180,23 @@ class Claiming(Drawing):
     def pieces_for_route(self, s: GameState, p: int, ri: int) -> int:
         """The pieces ``p`` has for route index ``ri`` (trains; ships on ship routes)."""
         return int(s._pieces[p])
+
+    def open_routes(self, s: GameState) -> list[int]:
+        """Indices of the routes some seat may still claim, in route order:
+        unclaimed, and :meth:`double_rule` (as this edition has it) lets at
+        least one seat claim them (cards and pieces aside).
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_owner(g, 3, 1)            # route 4, a double: with 2 players its twin goes too
+        >>> g.edition.open_routes(g)[:5]
+        [0, 1, 2, 5, 6]
+        """
+        free = sorted(ri for members in s._free for ri in members)
+        if self.custom_double_rule:
+            rule, seats = self.double_rule, range(s.n)
+            free = [ri for ri in free if any(rule(s, p, ri) is None for p in seats)]
+        return free
 
     def claimable(self, s: GameState, p: int, ri: int) -> tuple[str, str] | None:
         """Why route index ``ri`` cannot be claimed by ``p`` now, ignoring cards."""
@@ -176,6 +260,9 @@ class Claiming(Drawing):
                 if pr >= 0 and owners[pr] == p:
                     continue  # no player may own both routes of a double
                 found.append((ri, n))
+        if self.custom_double_rule:  # the edition's own rule decides (the cache knows the base rule only)
+            rule = self.double_rule
+            found = [(ri, n) for ri, n in found if rule(s, p, ri) is None]
         found.sort()
         return [(n, build, ri) for ri, n in found]
 
@@ -260,8 +347,7 @@ class Claiming(Drawing):
     def complete_claim(self, s: GameState, ri: int) -> None:
         p = s._cur
         L = self.route_length[ri]
-        s._owners = s._owners[:ri] + (p,) + s._owners[ri + 1 :]
-        self.mark_taken(s, ri)
+        self.set_owner(s, ri, p)
         self.use_pieces(s, p, ri, L)
         self.add_score(s, p, self.route_points[L])
         s._passes = 0

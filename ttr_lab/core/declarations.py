@@ -71,8 +71,8 @@ class Field:
     """A position field a rule adds to the game state.
 
     ``attr`` is the state attribute (``"_stations"``); ``key`` its name in a
-    saved position's ``"extra"`` object (empty for a field derived from the
-    others, recomputed by :meth:`EditionBase.derive` after loading).
+    saved position's ``"extra"`` object (empty for the base rules' fields,
+    which a saved position holds by name, and for derived fields).
     ``initial(edition, n)`` gives its value in a new ``n``-player game,
     ``dump(edition, value)`` its JSON form and ``load(edition, n, data)`` reads
     it back, raising :class:`~ttr_lab.errors.TtrError` with the problem.
@@ -90,6 +90,14 @@ class Field:
         public parts copied from the view, hidden parts drawn from
         ``ctx.rng``.  :func:`~ttr_lab.analysis.determinize.sample_states`
         calls it (a field without one cannot be determinized).
+    ``derived``
+        a cache computed from the other fields (no key): the engine's, never
+        a rule's to write.  :meth:`EditionBase.derive` computes it when a
+        position is built or loaded, and the engine keeps it in step during
+        play through the incremental hook the rule that declares it
+        provides (:meth:`~ttr_lab.core.claiming.Claiming.mark_taken` after a
+        route changes owner, through
+        :meth:`~ttr_lab.core.claiming.Claiming.set_owner`).
     ``dealt``
         set at setup by chance, one :meth:`EditionBase.chance_pick` of kind
         ``key`` per entry of its saved form (a list), in order: a record's
@@ -106,8 +114,11 @@ class Field:
     hidden: str = "public"
     from_view: str = ""
     dealt: bool = False
+    derived: bool = False
 
     def __post_init__(self) -> None:
+        if self.derived and self.key:
+            raise TtrError(f"field {self.key!r}: a derived field is not saved (it has no key)")
         if self.hidden not in HIDDEN:
             raise TtrError(
                 f"field {self.key or self.attr!r}: hidden is one of {', '.join(map(repr, HIDDEN))}, not {self.hidden!r}"

@@ -106,33 +106,22 @@ class BlockRule(Edition):
         return {**super().view_fields(s, player), "blocked": [None if r < 0 else r for r in s._blocked]}
 
     # ------------------------------------------------------------------ closed routes
-    def _blocked_indices(self, s: GameState) -> set[int]:
-        return {self.route_index[r] for r in s._blocked if r >= 0}
-
-    def derive(self, s: GameState) -> None:
-        """The base rules' ``_free`` cache, less the blocked routes (a rule keeps it in step by hand today)."""
-        super().derive(s)
-        gone = self._blocked_indices(s)
-        if gone:
-            s._free = tuple(tuple(ri for ri in members if ri not in gone) for members in s._free)
-
     def double_rule(self, s: GameState, p: int, ri: int) -> tuple[str, str] | None:
-        """A blocked route is closed to every player (checked where the double-route rule is)."""
+        """A blocked route is closed to every player: told in the one hook that
+        says who may claim a route, which the legal moves, ``why_illegal`` and
+        the bots ask (the engine's free-route cache is never touched)."""
         rid = self.routes[ri].id
         if rid in s._blocked:
             who = s.player_names[s._blocked.index(rid)]
             return (R_BLOCK, f"route {rid} ({self.route_labels[ri]}) is closed: {who} blocked it")
         return super().double_rule(s, p, ri)
 
-    def _free_ids(self, s: GameState) -> list[int]:
-        routes = self.routes
-        return sorted(routes[ri].id for members in s._free for ri in members)
-
     # ------------------------------------------------------------------ legal moves
     def block_groups(self, s: GameState) -> list[Any]:
         if s._blocked[s._cur] >= 0:
             return []
-        moves = [BlockRoute(rid) for rid in self._free_ids(s)]
+        routes = self.routes
+        moves = [BlockRoute(routes[ri].id) for ri in self.open_routes(s)]
         return [(len(moves), list, moves)] if moves else []
 
     def check_block(self, s: GameState, move: BlockRoute) -> tuple[str, str] | None:
@@ -148,15 +137,13 @@ class BlockRule(Edition):
         why = self.double_rule(s, s._cur, ri)
         if why is not None and why[0] == R_BLOCK:
             return why
-        if move.route not in self._free_ids(s):
+        if ri not in self.open_routes(s):
             return (R_BLOCK, f"route {move.route} ({self.route_labels[ri]}) is not free: {why[1] if why else ''}")
         return None
 
     def apply_block(self, s: GameState, move: BlockRoute) -> None:
         p = s._cur
-        ri = self.route_index[move.route]
         s._blocked = s._blocked[:p] + (move.route,) + s._blocked[p + 1 :]
-        s._free = tuple(tuple(x for x in members if x != ri) for members in s._free)  # by hand (issue 21 B)
         s._passes = 0
         self.end_turn(s)
 

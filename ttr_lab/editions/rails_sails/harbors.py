@@ -93,7 +93,7 @@ class Harbors(RSPayments):
             _load_harbors,
             from_view="harbors_from_view",
         ),
-        Field("_rs_touch", "", lambda ed, n: (0,) * n),
+        Field("_rs_touch", "", lambda ed, n: (0,) * n, derived=True),
     )
     api = {"harbors": Api("harbors_built"), "harbors_of": Api("harbors_of"), "harbors_left": Api("harbors_left")}
     building = (("harbor", "harbors"),)

@@ -43,8 +43,8 @@ class RSPayments(RouteClasses):
 
     route_kinds = frozenset({"train", "ship", "paired"})
     fields: ClassVar[tuple[Field, ...]] = (
-        Field("_free", "", lambda ed, n: 0),
-        Field("_rs_blocked", "", lambda ed, n: (0,) * n),
+        Field("_free", "", lambda ed, n: 0, derived=True),
+        Field("_rs_blocked", "", lambda ed, n: (0,) * n, derived=True),
     )
 
     # ------------------------------------------------------------------ derived fields
@@ -124,7 +124,26 @@ class RSPayments(RouteClasses):
                     ri = base + b
                     groups.append((cc[class_of[ri]], build, ri))
             base += 8
+        if self.custom_double_rule:  # the edition's own rule decides (the bitmasks know the base rule only)
+            rule = self.double_rule
+            groups = [g for g in groups if rule(s, p, g[2]) is None]
         return groups
+
+    def open_routes(self, s: GameState) -> list[int]:
+        """Indices of the routes some seat may still claim, in route order
+        (:meth:`~ttr_lab.core.claiming.Claiming.open_routes`, from the bitmask).
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("world", players=2, seed=1)
+        >>> len(g.edition.open_routes(g)) == len(g.edition.routes)
+        True
+        """
+        free, n = s._free, len(self.routes)
+        out = [ri for ri in range(n) if free >> ri & 1]
+        if self.custom_double_rule:
+            rule, seats = self.double_rule, range(s.n)
+            out = [ri for ri in out if any(rule(s, p, ri) is None for p in seats)]
+        return out
 
     def claim_options(self, h: tuple[int, ...], ri: int) -> list[Move]:
         """Every payment of route index ``ri`` from hand ``h``, as sorted
