@@ -143,3 +143,17 @@ def test_lazy_imports_are_for_extras_and_display_hooks_only():
                     continue
                 found.append(f"ttr_lab/{rel}:{node.lineno} {fn.name}: {', '.join(modules)}")
     assert found == [], "imports inside functions that could be at the top of their module"
+
+
+def test_an_edition_phase_is_found_before_its_edition_is_used():
+    """Rails & Sails' SETUP_PIECES and Europe's TUNNEL are registered by their editions' rules:
+    asking for one loads the registered editions first (as an unknown move verb does)."""
+    out = fresh(
+        "import pickle\n"
+        "from ttr_lab import Phase\n"
+        "before = loaded('ttr_lab.editions')\n"
+        "pieces, tunnel = Phase.SETUP_PIECES, Phase.named('tunnel')\n"
+        "print(json.dumps({'before': before, 'names': [pieces.name, tunnel.name, Phase.of(int(tunnel)).name],\n"
+        "                  'pickled': pickle.loads(pickle.dumps(pieces)) is pieces, 'nope': hasattr(Phase, 'NOPE')}))\n"
+    )
+    assert out == {"before": [], "names": ["SETUP_PIECES", "TUNNEL", "TUNNEL"], "pickled": True, "nope": False}

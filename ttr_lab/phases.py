@@ -20,14 +20,37 @@ Examples
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import TtrError
 
-__all__ = ["Phase", "register_phase"]
+__all__ = ["Phase", "register_phase", "PHASE_LOADERS"]
+
+#: what imports the phases not registered yet, run before a phase name or number is refused
+#: (ttr_lab.core.registry adds one: the registered editions, whose rules register their phases)
+PHASE_LOADERS: list[Callable[[], object]] = []
 
 
-class Phase(int):
+def _load_phases() -> None:
+    for load in PHASE_LOADERS:
+        load()
+
+
+class _PhaseType(type):
+    if not TYPE_CHECKING:  # at run time only: type checkers still refuse an unknown phase name
+
+        def __getattr__(cls, name: str) -> Any:
+            """``Phase.TUNNEL`` before Europe is imported: the editions are loaded, then asked again."""
+            if name.isupper() and name not in cls._by_name:
+                _load_phases()
+            found = cls.__dict__.get("_by_name", {}).get(name)
+            if found is None:
+                raise AttributeError(f"type object 'Phase' has no attribute {name!r}")
+            return found
+
+
+class Phase(int, metaclass=_PhaseType):
     """A decision kind: an ``int`` with a ``name``, a one-line ``doc``, and
     what a move of the wrong kind is told (``busy``, citing rule ``rule``)."""
 
@@ -69,14 +92,18 @@ class Phase(int):
     @classmethod
     def of(cls, value: int) -> Phase:
         """The registered phase with this number."""
+        if value not in cls._by_value:
+            _load_phases()
         try:
             return cls._by_value[value]
-        except KeyError:
+        except (KeyError, TypeError):
             raise TtrError(f"no phase numbered {value!r}") from None
 
     @classmethod
     def named(cls, name: str) -> Phase:
         """The registered phase with this name (any case): ``Phase.named("turn")``."""
+        if isinstance(name, str) and name.upper() not in cls._by_name:
+            _load_phases()
         try:
             return cls._by_name[name.upper()]
         except (KeyError, AttributeError):

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from ..data import Map, load_map
 from ..errors import TtrError
 from ..moves_base import VERB_LOADERS
+from ..phases import PHASE_LOADERS
 from ..registries import Registry
 from .base import EditionBase
 
@@ -107,8 +108,9 @@ for _name, _target, _known_as in BUILT_IN:
 
 def load_editions() -> None:
     """Import every registered edition (built-in, or an installed package's), so that the
-    notation of their moves is known (:func:`~ttr_lab.moves.parse_move` asks, through
-    ``VERB_LOADERS``, before refusing an unknown verb).  An edition that cannot be loaded is
+    notation of their moves and their phases are known (:func:`~ttr_lab.moves.parse_move`
+    asks, through ``VERB_LOADERS``, before refusing an unknown verb; :class:`~ttr_lab.phases.Phase`,
+    through ``PHASE_LOADERS``, before refusing an unknown phase).  An edition that cannot be loaded is
     skipped here: :func:`find_edition` names its error."""
     for name in list(EDITIONS):
         try:
@@ -118,6 +120,7 @@ def load_editions() -> None:
 
 
 VERB_LOADERS.append(load_editions)
+PHASE_LOADERS.append(load_editions)
 
 #: how many built editions are kept for reuse (each holds its tables and caches)
 CACHE_SIZE = 16
