@@ -910,6 +910,7 @@ PACKAGE = pathlib.Path(ttr_lab.__file__).parent
 PROTOCOL = {
     ("ttr_lab.state", "AttributeError"): "__getattr__ must raise AttributeError (hasattr, copy, pickle rely on it)",
     ("ttr_lab.view", "AttributeError"): "__getattr__ must raise AttributeError",
+    ("ttr_lab.core.accessors", "AttributeError"): "an accessor a view may not ask, or none of that name: hasattr, dir",
     ("*", "AssertionError"): "marks unreachable code (an internal invariant, never a user's mistake)",
     ("ttr_lab.safejson", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
     ("ttr_lab.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",

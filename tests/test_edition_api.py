@@ -185,3 +185,95 @@ def test_no_rule_writes_a_derived_field() -> None:
     assert len(files) > 20
     found = [w for f in files for w in _derived_writes(f, derived)]
     assert found == []
+
+
+# ---------------------------------------------------------------- accessors: game.ext, view.ext, by name
+def test_shared_classes_are_never_patched() -> None:
+    """Playing every edition adds nothing to GameState or PlayerView (accessors were set on them
+    at run time, a name they already had silently skipped); each edition with accessors gets
+    subclasses of its own, holding exactly them."""
+    from ttr_lab.state import GameState, game_class
+    from ttr_lab.view import PlayerView, view_class
+
+    before = (dict(vars(GameState)), dict(vars(PlayerView)))
+    for name in ("usa", "europe", "rails_and_sails", "great_lakes"):
+        g = ttr_lab.new_game(name, players=2, seed=1)
+        g.view(0)
+    assert (dict(vars(GameState)), dict(vars(PlayerView))) == before
+    europe = find_edition("europe")
+    assert type(ttr_lab.new_game("europe", players=2, seed=1)) is game_class(europe)
+    own = set(vars(game_class(europe))) - {"__module__", "__doc__", "__slots__", "_edition_class"}
+    assert own == {"stations", "stations_of", "stations_left", "borrowed_routes", "tunnel", "box_size"}
+    assert "borrowed_routes" not in vars(view_class(europe))  # secret: a game's only
+    assert game_class(find_edition("usa")) is GameState and not hasattr(ttr_lab.new_game("usa"), "stations")
+
+
+def test_ext_is_the_editions_declared_class() -> None:
+    from ttr_lab.editions.europe import EuropeAccessors
+    from ttr_lab.editions.rails_sails import RailsSailsAccessors
+
+    g = ttr_lab.new_game("europe", players=3, seed=4)
+    assert type(g.ext) is EuropeAccessors and type(g.view(1).ext) is EuropeAccessors
+    assert g.ext.stations_left(2) == g.stations_left(2) == g.view(0).stations_left(2) == 3
+    assert g.ext.box_size == g.box_size == 3
+    w = ttr_lab.new_game("world", players=2, seed=1)
+    assert type(w.ext) is RailsSailsAccessors and w.ext.harbors_left(1) == w.harbors_left(1) == 3
+
+
+def test_secret_accessors_stay_off_views() -> None:
+    g = ttr_lab.new_game("europe", players=2, seed=1)
+    assert g.borrowed_routes(0) == {} and g.ext.borrowed_routes(0) == {}
+    v = g.view(1)
+    with pytest.raises(AttributeError, match="it is secret"):
+        v.ext.borrowed_routes(0)
+    assert not hasattr(v, "borrowed_routes") and "borrowed_routes" not in dir(v)
+    assert "stations_of" in dir(v) and "borrowed_routes" in dir(g)
+
+
+def test_unknown_accessor_names_the_ones_there_are() -> None:
+    g = ttr_lab.new_game("world", players=2, seed=1)
+    with pytest.raises(AttributeError, match=r"rails_and_sails offers no accessor 'stations' \(its accessors: box, "):
+        g.ext.stations()
+    with pytest.raises(AttributeError):
+        g.stations()
+
+
+def test_an_accessor_may_not_hide_the_games_own_members() -> None:
+    """A name GameState already has (``row``) was skipped silently: now an error naming it."""
+    from ttr_lab.core.accessors import Accessors
+    from ttr_lab.errors import TtrError
+
+    class RowAccessors(Accessors):
+        __slots__ = ()
+
+        def row(self) -> str:
+            """Shadows GameState.row."""
+            return "mine"
+
+    class RowUSA(USA):
+        name = "row_usa_test"
+        accessors = RowAccessors
+
+    with pytest.raises(TtrError, match=r"the row_usa_test accessor 'row' would hide GameState.row"):
+        ttr_lab.GameState(RowUSA(), players=2, seed=1)
+
+
+def test_an_editions_accessors_include_its_rules() -> None:
+    from ttr_lab.core.accessors import Accessors
+    from ttr_lab.editions.europe import Europe
+    from ttr_lab.errors import TtrError
+
+    class Mine(Accessors):
+        __slots__ = ()
+
+    with pytest.raises(TtrError, match=r"must include the accessors its rules declare: .*StationsAccessors"):
+
+        class BadEurope(Europe):
+            accessors = Mine
+
+    class Combined(Europe, ClosedWorld):  # two editions' rules: their accessors are combined
+        name = "combined_test"
+
+    assert {"stations", "harbors", "trains"} <= set(Combined.accessors.__dict__) | {
+        n for c in Combined.accessors.__mro__ for n in vars(c)
+    }

@@ -97,7 +97,7 @@ def other_objective(g: GameState, seat: int) -> GameState:
 
 def test_engine_plays_the_variant_first_player_on_seat_1(cv):
     g = ttr_lab.new_game("classroom", players=3, seed=4, first_player=1)
-    assert type(g) is GameState and isinstance(g.edition, cv.Classroom)
+    assert isinstance(g, GameState) and isinstance(g.edition, cv.Classroom)
     assert g.edition.route_points == cv.STEEP_ROUTE_POINTS
     past_setup(g)
     assert g.phase == Phase.TURN and g.current_player == 1

@@ -115,7 +115,7 @@ def bonus_city():
 def test_the_variant_plays_through_every_generic_tool(bonus_city):
     Classroom, MarkCity = bonus_city
     g = ttr_lab.new_game("bonus_city", players=3, seed=4)
-    assert type(g) is ttr_lab.GameState and isinstance(g.edition, Classroom)
+    assert isinstance(g, ttr_lab.GameState) and isinstance(g.edition, Classroom)
     while g.phase == ttr_lab.Phase.SETUP_TICKETS:
         g.play(g.legal_moves[0])
     before = snapshot(g)

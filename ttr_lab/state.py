@@ -10,9 +10,11 @@ One class plays every edition: the rules live in the game's
 position is the instance ``__dict__``, holding only immutable values (ints
 and tuples), so an undo snapshot is just its values, kept one ply after
 another in one flat list; the edition, the players and the history live in
-slots.  An edition's own accessors
-(``game.stations()`` in Europe, ``game.trains(p)`` in Rails & Sails) are
-looked up by name on the edition.
+slots.  An edition's own queries are ``game.ext`` (``game.ext.stations()``
+in Europe; :mod:`ttr_lab.core.accessors`); they are reachable by name too
+(``game.stations()``, ``game.trains(p)`` in Rails & Sails): a game of an
+edition with accessors is an instance of a subclass of :class:`GameState`
+made for that edition (:func:`game_class`), which holds exactly them.
 
 Examples
 --------
@@ -34,11 +36,13 @@ KeepTickets(tickets=(6, 15))
 from __future__ import annotations
 
 import secrets
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from .checks import check_seed
 from .core import Edition, EditionBase, find_edition
+from .core.accessors import Accessors
 from .core.setup import seat_names
 from .errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError, WrongTypeError
 from .legal import LegalMoves
@@ -47,14 +51,13 @@ from .phases import Phase
 from .position import fill_position, position_to_dict
 from .scoring import outcome as _outcome
 from .state_queries import _OVER, StateQueries
-from .view import _OFFERED, PlayerView, offer_accessors
+from .view import PlayerView, accessor_class
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core.chance import Chance
     from .scoring import Outcome
-    from .view import PlayerView
 
-__all__ = ["Phase", "GameState", "LegalMoves", "new_game", "new_seed"]
+__all__ = ["Phase", "GameState", "LegalMoves", "new_game", "new_seed", "game_class"]
 
 
 def new_seed() -> int:
@@ -108,8 +111,11 @@ class GameState(StateQueries):
         ed.new_position(self)
 
     def _init(self, ed: Edition, names: tuple[str, ...], seed: int) -> None:
-        if type(ed) not in _OFFERED:
-            offer_accessors(ed, GameState)
+        cls = type(self)
+        if cls is GameState or "_edition_class" in cls.__dict__:  # not a subclass of the caller's own
+            want = _GAME_CLASSES.get(type(ed)) or game_class(ed)
+            if cls is not want:
+                self.__class__ = want
         # the fields go in a plain dict of their own, never in the instance's
         # inline values: the first push reads ``__dict__``, which would turn
         # those into a split-keys dict, and reads of a split dict's attributes
@@ -133,12 +139,20 @@ class GameState(StateQueries):
 
         def __setattr__(self, name: str, value: Any) -> None: ...
 
-    if TYPE_CHECKING:  # the edition's accessors (EditionAccessor descriptors, put on the class at run time)
+    if TYPE_CHECKING:  # an edition's fields, and its accessors by name (on the subclass made for it: game_class)
 
         def __getattr__(self, name: str) -> Any: ...
 
-    def __dir__(self) -> list[str]:
-        return sorted({*super().__dir__(), *self.edition.state_api})
+    @property
+    def ext(self) -> Accessors:
+        """The edition's own queries (:mod:`ttr_lab.core.accessors`): ``game.ext.stations()``
+        in Europe; typed as the edition's class (``cast(EuropeAccessors, game.ext)``).
+
+        >>> g = new_game("europe", players=2, seed=1)
+        >>> type(g.ext).__name__, g.ext.stations_left(0) == g.stations_left(0) == 3
+        ('EuropeAccessors', True)
+        """
+        return self.edition.accessors(self)
 
     # ------------------------------------------------------------------ queries the edition's rules answer
     # (handed the GameState itself; the other queries are StateQueries', in ttr_lab.state_queries)
@@ -311,7 +325,7 @@ class GameState(StateQueries):
 
     def copy(self, *, stack: bool = False) -> GameState:
         """An independent copy; with ``stack=True`` it can also undo."""
-        other = object.__new__(GameState)
+        other = object.__new__(type(self))
         other._init(self.edition, self.player_names, self.seed)
         other.__dict__ = self.__dict__.copy()
         if self._chance is not None:
@@ -373,6 +387,26 @@ class GameState(StateQueries):
         bundle: dict[str, Any] = board_figure(self)._repr_mimebundle_(include, exclude)
         bundle["text/plain"] = repr(self)
         return bundle
+
+
+_GAME_CLASSES: weakref.WeakKeyDictionary[type, type[GameState]] = weakref.WeakKeyDictionary()
+
+
+def game_class(ed: EditionBase) -> type[GameState]:
+    """The class of a game of ``ed``: :class:`GameState`, or a subclass with the
+    edition's accessors by name (made once per edition class; an accessor that
+    would hide a member of :class:`GameState` is a :class:`~ttr_lab.errors.TtrError`).
+
+    >>> game_class(find_edition("usa")) is GameState
+    True
+    >>> cls = game_class(find_edition("europe"))
+    >>> cls.__name__, issubclass(cls, GameState), cls.stations.__doc__
+    ('EuropeGameState', True, '``{city: seat}`` for every station built.')
+    """
+    cls = _GAME_CLASSES.get(type(ed))
+    if cls is None:
+        cls = _GAME_CLASSES[type(ed)] = accessor_class(GameState, cast(Edition, ed), public_only=False)
+    return cls
 
 
 def new_game(

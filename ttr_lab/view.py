@@ -26,9 +26,11 @@ AttributeError: property 'player' of 'PlayerView' object has no setter
 
 from __future__ import annotations
 
-import functools
+import weakref
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .core.accessors import Accessors
 from .data import Map, Ticket
 from .errors import TtrError
 from .moves import DrawBlind, DrawFaceUp, KeepTickets, show_value
@@ -38,66 +40,95 @@ from .view_history import SeenHistory, SeenPly, _spy_class
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Edition
+    from .core.declarations import Api
     from .state import GameState, LegalMoves
 
-__all__ = ["PlayerView", "SeenPly", "SeenHistory"]
+__all__ = ["PlayerView", "SeenPly", "SeenHistory", "view_class", "accessor_class"]
 
 
-class EditionAccessor:
-    """An accessor an edition's rules offer (``game.stations()``,
-    ``view.harbors()``), as a descriptor on :class:`GameState` or
-    :class:`PlayerView`: it looks the name up in the instance's edition
-    (``Edition.state_api``) and raises ``AttributeError`` where that edition
-    offers no such accessor (or, on a view, no public one).
+# ---------------------------------------------------------------- an edition's accessors by name
+def _delegate(name: str, api: Api, doc: str | None) -> Any:
+    """A member reading accessor ``name`` of the instance's ``ext``."""
+    if api.prop:
+        return property(lambda self: getattr(self.ext, name), doc=doc)
 
-    Descriptors rather than ``__getattr__``: a class with ``__getattr__``
-    cannot have its attribute reads specialised by the interpreter, and
-    every rule reads the state's fields many times a move."""
+    def accessor(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self.ext, name)(*args, **kwargs)
 
-    __slots__ = ("name", "on_view")
-
-    def __init__(self, name: str, on_view: bool) -> None:
-        self.name = name
-        self.on_view = on_view
-
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
-        if obj is None:
-            return self
-        state = obj._state if self.on_view else obj
-        ed = state.edition
-        api = ed.state_api.get(self.name)
-        if api is None or (self.on_view and not api.public):
-            what = f"a {ed.name} player's view" if self.on_view else f"{type(obj).__name__} of {ed.name}"
-            raise AttributeError(f"{what} has no attribute {self.name!r}")
-        fn = getattr(ed, api.method)
-        if api.prop:
-            return fn(state)
-        bound = functools.partial(fn, state)
-        bound.__doc__ = fn.__doc__
-        return bound
+    accessor.__name__ = accessor.__qualname__ = name
+    accessor.__doc__ = doc
+    return accessor
 
 
-_OFFERED: set[type] = set()
+def accessor_class(base: type, ed: Edition, public_only: bool) -> type:
+    """A subclass of ``base`` (:class:`~ttr_lab.state.GameState` or
+    :class:`PlayerView`) for edition ``ed``: its accessors by name
+    (``game.stations()``), each reading ``ext``; secret ones only on a game.
+    An accessor named as a member of ``base`` is an error (it would hide it).
+    ``base`` itself when the edition has none."""
+    names: Mapping[str, Api] = ed.state_api
+    members: dict[str, Any] = {}
+    for name, api in sorted(names.items()):
+        if public_only and not api.public:
+            continue
+        if name.startswith("_") or hasattr(base, name):
+            raise TtrError(
+                f"the {ed.name} accessor {name!r} would hide {base.__name__}.{name}: give it another name "
+                f"(it stays reachable as ext.{name})"
+            )
+        member = getattr(ed.accessors, name, None)
+        doc = getattr(member, "__doc__", None) or getattr(getattr(ed, api.method, None), "__doc__", None)
+        members[name] = _delegate(name, api, doc)
+    if not members:
+        return base
+    what = "a player's view" if public_only else "a game"
+    return type(
+        f"{type(ed).__name__}{base.__name__}",
+        (base,),
+        {
+            "__slots__": (),
+            "__module__": base.__module__,
+            "__doc__": f"{base.__name__} of {what} of {ed.name}, with its accessors by name (see ``ext``).",
+            "_edition_class": type(ed),
+            **members,
+        },
+    )
 
 
-def offer_accessors(ed: Edition, state_class: type) -> None:
-    """Put the accessors of ``ed``'s rules on ``state_class`` and on
-    :class:`PlayerView` (once per edition class; a name a class already has
-    is left alone)."""
-    kind = type(ed)
-    if kind in _OFFERED:
-        return
-    for name in ed.state_api:
-        for cls, on_view in ((state_class, False), (PlayerView, True)):
-            if not name.startswith("_") and not hasattr(cls, name):
-                setattr(cls, name, EditionAccessor(name, on_view))
-    _OFFERED.add(kind)
+_VIEW_CLASSES: weakref.WeakKeyDictionary[type, type[PlayerView]] = weakref.WeakKeyDictionary()
+
+
+def view_class(ed: Edition) -> type[PlayerView]:
+    """The class of the views of a game of ``ed``: :class:`PlayerView`, or a
+    subclass with the edition's public accessors by name (made once per edition class).
+
+    >>> import ttr_lab
+    >>> view_class(ttr_lab.find_edition("usa")) is PlayerView
+    True
+    >>> view_class(ttr_lab.find_edition("europe")).__name__
+    'EuropePlayerView'
+    """
+    cls = _VIEW_CLASSES.get(type(ed))
+    if cls is None:
+        cls = _VIEW_CLASSES[type(ed)] = accessor_class(PlayerView, ed, public_only=True)
+    return cls
 
 
 class PlayerView:
-    """A read-only window on a game state for one seat."""
+    """A read-only window on a game state for one seat.
+
+    A view of a game of an edition with accessors of its own is an instance
+    of a subclass made for that edition (:func:`view_class`), with its public
+    accessors by name (``view.stations_of(p)``); ``view.ext`` holds them all.
+    """
 
     __slots__ = ("_state", "_player")
+
+    def __new__(cls, state: GameState, player: int) -> PlayerView:
+        ed = getattr(state, "edition", None)
+        if cls is PlayerView and ed is not None:
+            cls = view_class(ed)
+        return object.__new__(cls)
 
     def __init__(self, state: GameState, player: int) -> None:
         if type(player) is not int or not 0 <= player < state.n:
@@ -110,13 +141,15 @@ class PlayerView:
         """The seat this view belongs to (fixed)."""
         return self._player
 
-    if TYPE_CHECKING:  # the edition's accessors (EditionAccessor descriptors, put on the class at run time)
+    @property
+    def ext(self) -> Accessors:
+        """The edition's own public queries (:mod:`ttr_lab.core.accessors`),
+        for this seat: ``view.ext.stations()`` in Europe."""
+        return self._state.edition.accessors(self._state, self._player)
+
+    if TYPE_CHECKING:  # an edition's accessors by name, on the subclass made for it (view_class)
 
         def __getattr__(self, name: str) -> Any: ...
-
-    def __dir__(self) -> list[str]:
-        public = [k for k, a in self._state.edition.state_api.items() if a.public]
-        return sorted({*super().__dir__(), *public})
 
     # public facts
     @property

@@ -9,9 +9,14 @@ classes (see :mod:`ttr_lab.core`); each may declare, as class attributes:
     ``{phase: "method listing the legal move groups"}``: the phases it owns;
 ``fields``
     :class:`Field` entries: position fields it adds to a game state;
+``accessors``
+    a subclass of :class:`~ttr_lab.core.accessors.Accessors`: the typed
+    queries it offers on a game (``game.ext.stations()``, also
+    ``game.stations()``) and, unless secret, on a player's view (not merged:
+    an edition's class must include its rules', or one is combined for it);
 ``api``
-    ``{name: Api(...)}``: read-only accessors it offers on a game state
-    (``game.stations()``) and, when public, on a player's view;
+    ``{name: Api(...)}``: the short form of an accessor, an edition method
+    taking the state;
 ``turn_actions``
     ``{"method": rank}``: methods listing the move groups of actions it
     adds to a turn, in the order of their moves' ranks;
@@ -52,6 +57,7 @@ from ..data import Map, Route, load_map
 from ..errors import MapDataError, TtrError
 from ..moves import CardList, Move
 from ..phases import Phase
+from .accessors import Accessors, accessor_members, combined_accessors
 from .declarations import Api, Field, check_bool, check_choice, is_count, merged
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,6 +105,8 @@ class EditionBase:
     turn_actions: ClassVar[Mapping[str, float]] = {}
     controls: ClassVar[tuple[str, ...]] = ()
     building: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the edition's own queries (``game.ext``): see :mod:`ttr_lab.core.accessors`
+    accessors: ClassVar[type[Accessors]] = Accessors
 
     # --- parameters (class defaults; _setup_parameters may change them) --------
     card_types: tuple[CardType, ...] = ()
@@ -150,6 +158,7 @@ class EditionBase:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._plugins = {key: merged(cls, key) for key in _DECLARATIONS}
+        cls.accessors = combined_accessors(cls)
 
     _plugins: ClassVar[dict[str, Any]] = {}
 
@@ -269,8 +278,18 @@ class EditionBase:
 
     @property
     def state_api(self) -> Mapping[str, Api]:
-        """Accessors this edition's rules offer on a game state (``game.stations()``)."""
-        return MappingProxyType(self._plugins["api"])
+        """The accessors this edition's rules offer (``game.ext.stations()``, also
+        ``game.stations()``), by name: those of its :attr:`accessors` class and
+        the short form's (``api``); ``public`` ones are offered on views too.
+
+        >>> from ttr_lab.core import find_edition
+        >>> api = find_edition("europe").state_api
+        >>> sorted(api), api["borrowed_routes"].public, api["tunnel"].prop
+        (['borrowed_routes', 'box_size', 'stations', 'stations_left', 'stations_of', 'tunnel'], False, True)
+        """
+        out = {name: Api(name, public, prop) for name, (public, prop) in accessor_members(self.accessors).items()}
+        out.update(self._plugins["api"])
+        return MappingProxyType(out)
 
     @property
     def widget_controls(self) -> tuple[str, ...]:

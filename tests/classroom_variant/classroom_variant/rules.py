@@ -13,8 +13,13 @@
     :data:`OBJECTIVE_PENALTY`.
 
 Both use only the public edition API (:class:`ttr_lab.core.Edition`,
-:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.Api` and the hooks of
-:mod:`ttr_lab.core.hooks`):
+:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.accessors.Accessors` and
+the hooks of :mod:`ttr_lab.core.hooks`):
+
+* their queries are typed accessor classes (``game.ext.blocked_routes()``,
+  also ``game.blocked_routes()``; the objective is ``secret``: a game's only);
+* the block is told through ``double_rule`` alone (who may claim a route):
+  the engine's legal moves and caches follow, the variant keeps no cache;
 
 * each :class:`~ttr_lab.core.Field` says who may see it (``hidden``) and
   names the method rebuilding it from a player's view (``from_view``:
@@ -28,9 +33,10 @@ Both use only the public edition API (:class:`ttr_lab.core.Edition`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ttr_lab.core import Api, Edition, Field, Rebuild, Table
+from ttr_lab.core import Edition, Field, Rebuild, Table
+from ttr_lab.core.accessors import Accessors, secret
 from ttr_lab.errors import NotFoundError, TtrError
 from ttr_lab.phases import Phase
 from ttr_lab.scoring import network
@@ -42,7 +48,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from ttr_lab.state import GameState
     from ttr_lab.view import PlayerView
 
-__all__ = ["BlockRule", "SecretObjective", "OBJECTIVE_POINTS", "OBJECTIVE_PENALTY", "R_BLOCK", "R_OBJECTIVE"]
+__all__ = [
+    "BlockRule",
+    "BlockAccessors",
+    "SecretObjective",
+    "ObjectiveAccessors",
+    "OBJECTIVE_POINTS",
+    "OBJECTIVE_PENALTY",
+    "R_BLOCK",
+    "R_OBJECTIVE",
+]
 
 #: the rules' ids, as ``why_illegal`` cites them
 R_BLOCK, R_OBJECTIVE = "CL1", "CL2"
@@ -77,6 +92,16 @@ def _load_blocked(ed: Any, n: int, data: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+class BlockAccessors(Accessors):
+    """The blocked routes (public): ``game.ext.blocked_routes()``."""
+
+    __slots__ = ()
+
+    def blocked_routes(self) -> dict[int, int]:
+        """``{route id: seat}`` for every route blocked so far."""
+        return cast(BlockRule, self.state.edition).blocked_routes(self.state)
+
+
 class BlockRule(Edition):
     """Mixin: ``block N`` once per game per player; a blocked route is closed to everyone."""
 
@@ -92,7 +117,7 @@ class BlockRule(Edition):
             from_view="blocked_from_view",
         ),
     )
-    api = {"blocked_routes": Api("blocked_routes")}
+    accessors = BlockAccessors
     controls = ("block",)
     table_facts = {"blocked": "{player: route id}: the route each player blocked (default: none)"}
     seat_facts = table_facts
@@ -187,6 +212,17 @@ def _load_objectives(ed: Any, n: int, data: Any) -> tuple[str, ...]:
     return tuple(data)
 
 
+class ObjectiveAccessors(Accessors):
+    """The objective cities: secret, a game's only (``game.ext.objective(p)``)."""
+
+    __slots__ = ()
+
+    @secret
+    def objective(self, player: int) -> str:
+        """A seat's objective city."""
+        return cast(SecretObjective, self.state.edition).objective(self.state, player)
+
+
 class SecretObjective(Edition):
     """Mixin: a different secret city per seat, dealt at setup, scored at the end."""
 
@@ -202,7 +238,7 @@ class SecretObjective(Edition):
             dealt=True,
         ),
     )
-    api = {"objective": Api("objective", public=False)}
+    accessors = ObjectiveAccessors
     table_facts = {"objective": "{player: city}: every player's objective city (no default)"}
     seat_facts = {"objective": "city: the seat's own objective city (no default)"}
 

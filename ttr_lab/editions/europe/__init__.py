@@ -34,13 +34,14 @@ from typing import Any, ClassVar
 from ...cards import STANDARD_CARD_TYPES
 from ...scoring.results import PlayerScore
 from .ferries import R_EUROPE, Ferries
-from .long_tickets import LongTickets
+from .long_tickets import LongTicketAccessors, LongTickets
 from .marks import StationMarks
-from .stations import BuildStation, Stations, station_borrowing
-from .tunnels import TUNNEL, DeclineTunnel, PayTunnel, TunnelClaim, Tunnels
+from .stations import BuildStation, Stations, StationsAccessors, station_borrowing
+from .tunnels import TUNNEL, DeclineTunnel, PayTunnel, TunnelAccessors, TunnelClaim, Tunnels
 
 __all__ = [
     "Europe",
+    "EuropeAccessors",
     "BuildStation",
     "PayTunnel",
     "DeclineTunnel",
@@ -49,6 +50,19 @@ __all__ = [
     "station_borrowing",
     "R_EUROPE",
 ]
+
+
+class EuropeAccessors(StationsAccessors, TunnelAccessors, LongTicketAccessors):
+    """Europe's own queries: ``game.ext`` (typed: ``cast(EuropeAccessors, game.ext)``),
+    also reachable as ``game.stations()``, ``game.tunnel``...
+
+    >>> import ttr_lab
+    >>> ext = ttr_lab.new_game("europe", players=2, seed=1).ext
+    >>> type(ext).__name__, ext.stations_left(1), ext.tunnel
+    ('EuropeAccessors', 3, None)
+    """
+
+    __slots__ = ()
 
 
 class Europe(StationMarks, Ferries, Tunnels, Stations, LongTickets):
@@ -68,6 +82,7 @@ class Europe(StationMarks, Ferries, Tunnels, Stations, LongTickets):
         "ttr_europe": {},
         "europe_digital": {"max_consecutive_resets": 3},
     }
+    accessors = EuropeAccessors
     longest_path_name: ClassVar[str] = "European Express"
     setup_rule: ClassVar[str] = "B3"
 

@@ -15,9 +15,10 @@ and :meth:`~LongTickets.swap_ticket_aside` tell generic code about the box.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Edition, Field, Rebuild, Table
+from ...core import Edition, Field, Rebuild, Table
+from ...core.accessors import Accessors
 from ...core.hooks import LONG_TICKETS
 from ...errors import TtrError
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["LongTickets"]
+__all__ = ["LongTickets", "LongTicketAccessors"]
 
 
 def _load_box(ed: Any, n: int, data: Any) -> tuple[int, ...]:
@@ -33,6 +34,22 @@ def _load_box(ed: Any, n: int, data: Any) -> tuple[int, ...]:
     if not isinstance(data, list) or not all(type(t) is int and t in known for t in data):
         raise TtrError("expected a list of this edition's ticket ids")
     return tuple(data)
+
+
+class LongTicketAccessors(Accessors):
+    """The box's size, asked of a game or a view (public: its tickets are not).
+
+    >>> import ttr_lab
+    >>> ttr_lab.new_game("europe", players=3, seed=1).view(2).ext.box_size   # 6 long tickets, 3 dealt
+    3
+    """
+
+    __slots__ = ()
+
+    @property
+    def box_size(self) -> int:
+        """Tickets out of the game: long tickets not dealt, unkept initial tickets (also ``game.box_size``)."""
+        return cast(LongTickets, self.state.edition).box_size(self.state)
 
 
 class LongTickets(Edition):
@@ -49,7 +66,7 @@ class LongTickets(Edition):
             from_view="box_from_view",
         ),
     )
-    api = {"box_size": Api("box_size", prop=True)}
+    accessors = LongTicketAccessors
     long_tickets: tuple[int, ...] = ()
     regular_tickets: tuple[int, ...] = ()
     ticket_box = True

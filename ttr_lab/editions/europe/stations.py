@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Edition, Field, Rebuild, Table
+from ...core import Edition, Field, Rebuild, Table
+from ...core.accessors import Accessors, secret
 from ...core.hooks import table_cities
 from ...errors import TtrError
 from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["Stations", "BuildStation", "station_borrowing"]
+__all__ = ["Stations", "StationsAccessors", "BuildStation", "station_borrowing"]
 
 _TURN = int(Phase.TURN)
 
@@ -150,6 +151,39 @@ def station_borrowing(state: GameState, player: int) -> dict[str, int | None]:
     return {city: (c[0] if c is not None else None) for city, c in zip(cities, choice)}
 
 
+class StationsAccessors(Accessors):
+    """The stations, asked of a game or a view (``game.ext``; also ``game.stations()``...).
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("europe", players=2, seed=1)
+    >>> g.ext.stations(), g.view(1).ext.stations_left(0)
+    ({}, 3)
+    """
+
+    __slots__ = ()
+
+    def _station_rules(self) -> Stations:
+        return cast(Stations, self.state.edition)
+
+    def stations(self) -> dict[str, int]:
+        """``{city: seat}`` for every station built."""
+        return self._station_rules().stations(self.state)
+
+    def stations_of(self, player: int) -> tuple[str, ...]:
+        """A player's station cities, in building order."""
+        return self._station_rules().stations_of(self.state, player)
+
+    def stations_left(self, player: int) -> int:
+        """How many stations ``player`` may still build."""
+        return self._station_rules().stations_left(self.state, player)
+
+    @secret
+    def borrowed_routes(self, player: int) -> dict[str, int | None]:
+        """What each of ``player``'s stations would borrow if the game ended now,
+        ``{city: route id or None}`` (it reads the player's tickets: a game's only)."""
+        return self._station_rules().borrowed_routes(self.state, player)
+
+
 class Stations(Edition):
     """Mixin: building stations and what they borrow at the end."""
 
@@ -165,12 +199,7 @@ class Stations(Edition):
             from_view="stations_from_view",
         ),
     )
-    api = {
-        "stations": Api("stations"),
-        "stations_of": Api("stations_of"),
-        "stations_left": Api("stations_left"),
-        "borrowed_routes": Api("borrowed_routes", public=False),
-    }
+    accessors = StationsAccessors
     building = (("station", "stations"),)
     controls = ("build",)
     table_facts = {"stations": "{player: [cities]}: the stations built (default: none)"}

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Edition, Field, Rebuild, Table
+from ...core import Edition, Field, Rebuild, Table
+from ...core.accessors import Accessors
 from ...errors import TtrError
 from ...moves import CardList, ClaimRoute, Move, card_list_problem, cards_from_text, cards_in_words, cards_to_text
 from ...phases import Phase, register_phase
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["Tunnels", "TunnelClaim", "PayTunnel", "DeclineTunnel", "TUNNEL"]
+__all__ = ["Tunnels", "TunnelAccessors", "TunnelClaim", "PayTunnel", "DeclineTunnel", "TUNNEL"]
 
 TUNNEL = register_phase(
     "TUNNEL",
@@ -152,6 +153,22 @@ def _load_tunnel(ed: Any, n: int, data: Any) -> tuple[Any, ...]:
     return (ri, pay, shown, extra, x)
 
 
+class TunnelAccessors(Accessors):
+    """A pending tunnel claim, asked of a game or a view (public: the reveal is turned up).
+
+    >>> import ttr_lab
+    >>> print(ttr_lab.new_game("europe", players=2, seed=1).view(0).ext.tunnel)
+    None
+    """
+
+    __slots__ = ()
+
+    @property
+    def tunnel(self) -> TunnelClaim | None:
+        """The pending tunnel claim (phase ``TUNNEL``), else ``None`` (also ``game.tunnel``)."""
+        return cast(Tunnels, self.state.edition).tunnel(self.state)
+
+
 class Tunnels(Edition):
     """Mixin: tunnel routes, the reveal and the ``TUNNEL`` decision."""
 
@@ -161,7 +178,7 @@ class Tunnels(Edition):
     fields: ClassVar[tuple[Field, ...]] = (
         Field("_tunnel", "tunnel", lambda ed, n: (), _dump_tunnel, _load_tunnel, from_view="tunnel_from_view"),
     )
-    api = {"tunnel": Api("tunnel", prop=True)}
+    accessors = TunnelAccessors
     controls = ("tunnel",)
 
     _is_tunnel: tuple[bool, ...]

@@ -48,8 +48,8 @@ from typing import Any, ClassVar
 from ...core.base import check_choice
 from ...scoring.results import PlayerScore, TourResult
 from .cards import DECKS, RS_CARD_TYPES, RS_COLORS
-from .exchange import Exchange, ExchangePieces
-from .harbors import BuildHarbor, Harbors
+from .exchange import Exchange, ExchangeAccessors, ExchangePieces
+from .harbors import BuildHarbor, HarborAccessors, Harbors
 from .marks import HarborMarks
 from .payments import R_RS, RSPayments
 from .pieces import SETUP_PIECES, ChoosePieces
@@ -58,6 +58,7 @@ from .tours import TOUR_ORDERS, Tours, score_tour, tour_in_order
 
 __all__ = [
     "RailsSails",
+    "RailsSailsAccessors",
     "GreatLakes",
     "RS_COLORS",
     "RS_CARD_TYPES",
@@ -74,12 +75,26 @@ __all__ = [
 _TIEBREAKS = ("shared", "completed_tickets")
 
 
+class RailsSailsAccessors(HarborAccessors, ExchangeAccessors):
+    """Rails & Sails' own queries: ``game.ext`` (typed: ``cast(RailsSailsAccessors, game.ext)``),
+    also reachable as ``game.trains(p)``, ``game.harbors()``...
+
+    >>> import ttr_lab
+    >>> ext = ttr_lab.new_game("great_lakes", players=2, seed=1).ext
+    >>> type(ext).__name__, ext.harbors_left(0)
+    ('RailsSailsAccessors', 3)
+    """
+
+    __slots__ = ()
+
+
 class RailsSails(HarborMarks, Tours, Harbors, Exchange, Piles):
     """Ticket to Ride Rails & Sails, World map (rule B4)."""
 
     name: ClassVar[str] = "rails_and_sails"
     title: ClassVar[str] = "Rails & Sails: World"
     map_id: ClassVar[str] = "rails_and_sails_world"
+    accessors = RailsSailsAccessors
     aliases: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "rails_sails": {},
         "rails_&_sails": {},

@@ -12,22 +12,22 @@ Position field: ``_exchanged`` (pieces exchanged so far, per seat).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Field, Rebuild, Table
+from ...core import Field, Rebuild, Table
 from ...errors import TtrError
 from ...moves import MAX_COUNT, Move, is_count, refuse_malformed, show_value
 from ...numerals import is_numeral
 from ...phases import Phase
 from ...scoring.results import TicketResult
 from .payments import R_RS
-from .pieces import SETUP_PIECES, Pieces, _counts
+from .pieces import SETUP_PIECES, PieceAccessors, Pieces, _counts
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["Exchange", "ExchangePieces"]
+__all__ = ["Exchange", "ExchangeAccessors", "ExchangePieces"]
 
 _TURN, _SETUP, _PIECES = int(Phase.TURN), int(Phase.SETUP_TICKETS), int(SETUP_PIECES)
 
@@ -70,6 +70,21 @@ class ExchangePieces(Move):
 _EXCHANGES: dict[tuple[int, int], list[Move]] = {}  # exchange moves by (ships, trains) takeable: at most 51 x 51
 
 
+class ExchangeAccessors(PieceAccessors):
+    """The pieces, and how many each seat exchanged (public).
+
+    >>> import ttr_lab
+    >>> ttr_lab.new_game("world", players=2, seed=1).view(0).ext.exchanged(1)
+    0
+    """
+
+    __slots__ = ()
+
+    def exchanged(self, player: int) -> int:
+        """Pieces ``player`` exchanged so far (each cost a point)."""
+        return cast(Exchange, self.state.edition).exchanged(self.state, player)
+
+
 class Exchange(Pieces):
     """Mixin: piece exchanges and what they cost."""
 
@@ -85,7 +100,7 @@ class Exchange(Pieces):
             from_view="exchanged_from_view",
         ),
     )
-    api = {"exchanged": Api("exchanged")}
+    accessors = ExchangeAccessors
     controls = ("exchange",)
     table_facts = {"exchanged": "{player: pieces exchanged}: 1 point each (default: 0)"}
     seat_facts = table_facts

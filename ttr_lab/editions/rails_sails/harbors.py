@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Field, Rebuild, Table
+from ...core import Field, Rebuild, Table
+from ...core.accessors import Accessors
 from ...core.caches import BoundedCache, cache_group
 from ...core.hooks import table_cities
 from ...errors import TtrError
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["Harbors", "BuildHarbor"]
+__all__ = ["Harbors", "HarborAccessors", "BuildHarbor"]
 
 _TURN = int(Phase.TURN)
 
@@ -79,6 +80,33 @@ def _load_harbors(ed: Any, n: int, data: Any) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(h) for h in data)
 
 
+class HarborAccessors(Accessors):
+    """The harbors, asked of a game or a view (public).
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("world", players=2, seed=1)
+    >>> g.ext.harbors(), g.view(0).ext.harbors_left(1)
+    ({}, 3)
+    """
+
+    __slots__ = ()
+
+    def _harbor_rules(self) -> Harbors:
+        return cast(Harbors, self.state.edition)
+
+    def harbors(self) -> dict[str, int]:
+        """``{city: seat}`` for every harbor built."""
+        return self._harbor_rules().harbors_built(self.state)
+
+    def harbors_of(self, player: int) -> tuple[str, ...]:
+        """A player's harbor cities, in building order."""
+        return self._harbor_rules().harbors_of(self.state, player)
+
+    def harbors_left(self, player: int) -> int:
+        """How many harbors ``player`` may still build."""
+        return self._harbor_rules().harbors_left(self.state, player)
+
+
 class Harbors(RSPayments):
     """Mixin: building harbors and scoring them."""
 
@@ -95,7 +123,7 @@ class Harbors(RSPayments):
         ),
         Field("_rs_touch", "", lambda ed, n: (0,) * n, derived=True),
     )
-    api = {"harbors": Api("harbors_built"), "harbors_of": Api("harbors_of"), "harbors_left": Api("harbors_left")}
+    accessors = HarborAccessors
     building = (("harbor", "harbors"),)
     controls = ("build",)
     table_facts = {"harbors": "{player: [harbor cities]}: the harbors built (default: none)"}

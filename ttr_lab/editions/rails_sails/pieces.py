@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Api, Field, Rebuild, Table
+from ...core import Field, Rebuild, Table
+from ...core.accessors import Accessors
 from ...errors import TtrError
 from ...moves import Move, is_count, show_value
 from ...numerals import is_numeral
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...state import GameState
     from ...view import PlayerView
 
-__all__ = ["Pieces", "ChoosePieces", "SETUP_PIECES"]
+__all__ = ["Pieces", "PieceAccessors", "ChoosePieces", "SETUP_PIECES"]
 
 SETUP_PIECES = register_phase(
     "SETUP_PIECES", 5, "a player splits pieces into trains and ships", busy="players are choosing their pieces"
@@ -105,6 +106,38 @@ def _load_choices(ed: Any, n: int, data: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+class PieceAccessors(Accessors):
+    """Trains, ships and the box, asked of a game or a view (public: a seat's
+    setup split is not, until every seat has chosen).
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("world", players=2, seed=1)
+    >>> g.ext.trains(0), g.ext.ships(0), g.view(1).ext.pieces_chosen(0)
+    (0, 0, False)
+    """
+
+    __slots__ = ()
+
+    def _piece_rules(self) -> Pieces:
+        return cast(Pieces, self.state.edition)
+
+    def trains(self, player: int) -> int:
+        """Train pieces ``player`` has in supply."""
+        return self._piece_rules().trains(self.state, player)
+
+    def ships(self, player: int) -> int:
+        """Ship pieces ``player`` has in supply."""
+        return self._piece_rules().ships(self.state, player)
+
+    def box(self, player: int) -> tuple[int, int]:
+        """``(trains, ships)`` of the player's colour left in the box (the exchange pool)."""
+        return self._piece_rules().box(self.state, player)
+
+    def pieces_chosen(self, player: int) -> bool:
+        """Whether ``player`` has made the setup choice (public; the number is not)."""
+        return self._piece_rules().pieces_chosen(self.state, player)
+
+
 class Pieces(RSPayments):
     """Mixin: the setup split, and trains and ships in supply."""
 
@@ -138,12 +171,7 @@ class Pieces(RSPayments):
             from_view="piece_choices_from_view",
         ),
     )
-    api = {
-        "trains": Api("trains"),
-        "ships": Api("ships"),
-        "box": Api("box"),
-        "pieces_chosen": Api("pieces_chosen"),
-    }
+    accessors = PieceAccessors
     controls = ("pieces",)
     seat_facts = {"ships": "{player: ships left}: with the trains, the setup split (default: the fewest trains)"}
     train_pieces: int = 25  #: trains per colour in the box
