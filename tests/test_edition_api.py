@@ -277,3 +277,75 @@ def test_an_editions_accessors_include_its_rules() -> None:
     assert {"stations", "harbors", "trains"} <= set(Combined.accessors.__dict__) | {
         n for c in Combined.accessors.__mro__ for n in vars(c)
     }
+
+
+# ---------------------------------------------------------------- who writes a position field
+#: core modules that build or draw a position for every rule: setup (a new game's
+#: fields) and chance (recorded or forced cards and tickets, as Decks.take and
+#: Tickets.take_tickets would take them)
+ENGINE_WRITERS = {"setup", "chance"}
+
+
+def _declared_in() -> dict[str, set[str]]:
+    """Position field -> where it is declared: a core module (``core.turns``) or an edition's package."""
+    out: dict[str, set[str]] = {}
+    for name in ("usa", "europe", "rails_and_sails", "great_lakes", "classroom"):
+        for klass in type(find_edition(name)).__mro__:
+            for f in vars(klass).get("fields", ()):
+                mod = klass.__module__
+                where = mod.removeprefix("ttr_lab.") if mod.startswith("ttr_lab.core") else mod.rsplit(".", 1)[0]
+                out.setdefault(f.attr, set()).add(where)
+    return out
+
+
+def _field_writes(path: Any, fields: set[str]) -> list[tuple[int, str, str]]:
+    """``(line, function, field)`` for every assignment to a position field in a file."""
+    import ast
+
+    out = []
+    tree = ast.parse(path.read_text())
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign):
+                targets = [node.target]
+            else:
+                continue
+            for t in targets:
+                for leaf in ast.walk(t):
+                    if isinstance(leaf, ast.Attribute) and leaf.attr in fields:
+                        out.append((node.lineno, fn.name, leaf.attr))
+    return sorted(set(out))
+
+
+@pytest.mark.usefixtures("cv")
+def test_rules_write_only_their_own_fields() -> None:
+    """A rule writes the position fields it declares; the others change through their
+    owners' mutators (``set_owner``, ``set_decision``, ``action_done``, ``give``...).
+    An edition's package writes only fields declared in it (Europe's stations wrote
+    ``_passes``, Rails & Sails' pieces ``_cur`` and ``_phase``), and a core module only its
+    own (the tickets rule wrote the turn's ``_cur``, ``_phase`` and ``_passes``)."""
+    from pathlib import Path
+
+    declared = _declared_in()
+    assert {"_owners", "_stations", "_harbors", "_blocked", "_objective"} <= set(declared)
+    root = Path(ttr_lab.__file__).parent
+    variant = Path(__file__).with_name("classroom_variant") / "classroom_variant"
+    files = {f"core.{p.stem}": p for p in root.glob("core/*.py")}
+    files.update({f"editions.{p.parent.name}/{p.stem}": p for p in root.glob("editions/*/*.py")})
+    files.update({f"classroom_variant/{p.stem}": p for p in variant.glob("*.py")})
+    wrong = []
+    for where, path in sorted(files.items()):
+        if where.removeprefix("core.") in ENGINE_WRITERS:
+            continue
+        owner = where if where.startswith("core.") else "ttr_lab." + where.split("/")[0]
+        owner = owner.removeprefix("ttr_lab.") if owner.startswith("ttr_lab.core") else owner
+        if where.startswith("classroom_variant"):
+            owner = "classroom_variant"
+        for line, fn, field in _field_writes(path, set(declared)):
+            if owner not in declared[field]:
+                wrong.append(f"{path.name}:{line} {fn} writes {field} (declared in {sorted(declared[field])})")
+    assert wrong == []

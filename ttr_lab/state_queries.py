@@ -77,6 +77,11 @@ class StateQueries:
         return self._cur
 
     @property
+    def first_player(self) -> int:
+        """The seat that took the first turn (``first_player`` option, C2)."""
+        return self._first
+
+    @property
     def map(self) -> Map:
         return self.edition.map
 

@@ -350,5 +350,4 @@ class Claiming(Drawing):
         self.set_owner(s, ri, p)
         self.use_pieces(s, p, ri, L)
         self.add_score(s, p, self.route_points[L])
-        s._passes = 0
-        self.end_turn(s)
+        self.action_done(s)

@@ -130,7 +130,7 @@ class Drawing(Turns):
         if wild_face_up or not self.has_second_pick(s):
             self.end_turn(s)
         else:
-            s._phase = _SECOND
+            self.set_decision(s, _SECOND)
 
     def refill_pile(self, s: GameState, move: DrawFaceUp, slot: int) -> int:
         """The pile that refills ``slot`` after ``move`` (its home pile unless chosen)."""
@@ -142,7 +142,7 @@ class Drawing(Turns):
         self.give(s, s._cur, card)
         self.set_slot(s, i, self.take_for_slot(s, self.refill_pile(s, move, i)))
         self.check_reset(s)
-        s._passes = 0
+        self.reset_passes(s)
         if s._phase == _TURN:
             self.after_first_card(s, self._wild[card])
         else:
@@ -151,7 +151,7 @@ class Drawing(Turns):
     def apply_blind(self, s: GameState, move: DrawBlind) -> None:
         card = self.take(s, self._pile_by_name[move.pile])
         self.give(s, s._cur, card)
-        s._passes = 0
+        self.reset_passes(s)
         if s._phase == _TURN:
             self.after_first_card(s, False)
         else:

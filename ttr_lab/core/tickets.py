@@ -73,8 +73,7 @@ class Tickets(Claiming):
         """Every player has chosen tickets: the first turn begins."""
         if self.options["deal_row_after_tickets"]:
             self.deal_row(s)
-        s._cur = s._first
-        s._phase = _TURN
+        self.set_decision(s, _TURN, s._first)
 
     # --------------------------------------------------------------- legal moves
     def keep_min(self, s: GameState) -> int:
@@ -119,8 +118,8 @@ class Tickets(Claiming):
     # --------------------------------------------------------------- effects
     def apply_tickets(self, s: GameState, move: DrawTickets) -> None:
         s._pending = self.take_tickets(s, min(self.draw_tickets[0], len(s._tdeck)))
-        s._passes = 0
-        s._phase = _KEEP
+        self.reset_passes(s)
+        self.set_decision(s, _KEEP)
 
     def apply_keep(self, s: GameState, move: KeepTickets) -> None:
         p = s._cur
@@ -135,7 +134,7 @@ class Tickets(Claiming):
                 s._setup_deal = ()
                 self.start_play(s)
             else:
-                s._cur = nxt
+                self.set_decision(s, _SETUP, nxt)
                 s._pending = s._setup_deal[nxt]
         else:
             # returned tickets go to the bottom, the first returned lowest (A5)

@@ -3,7 +3,9 @@
 Position fields: ``_phase`` (what decision is due), ``_cur`` (whose),
 ``_first`` (the first player), ``_turn`` (turns so far), ``_final`` (turns
 left in the final round, -1 before it) and ``_passes`` (consecutive turns
-with nothing to do).
+with nothing to do).  Other rules change them only through
+:meth:`Turns.set_decision`, :meth:`Turns.reset_passes`, :meth:`Turns.add_pass`,
+:meth:`Turns.action_done` and :meth:`Turns.end_turn`.
 """
 
 from __future__ import annotations
@@ -75,7 +77,58 @@ class Turns(Row):
         return None
 
     def apply_pass(self, s: GameState, move: Pass) -> None:
+        self.add_pass(s)
+        self.end_turn(s)
+
+    # --------------------------------------------------------------- what other rules call
+    def set_decision(self, s: GameState, phase: int, seat: int | None = None) -> None:
+        """Make a decision of ``phase`` (a phase number, ``int(Phase.X)``) due,
+        by ``seat`` (by default the current player), within the turn: a rule
+        that adds a decision (Europe's tunnel, Rails & Sails' setup split)
+        calls it instead of writing ``_phase`` and ``_cur``.
+
+        >>> import ttr_lab
+        >>> from ttr_lab.phases import Phase
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_decision(g, int(Phase.TURN), 1)
+        >>> g.phase.name, g.current_player
+        ('TURN', 1)
+        """
+        if seat is not None:
+            s._cur = seat
+        s._phase = phase
+
+    def reset_passes(self, s: GameState) -> None:
+        """An action was taken: the consecutive passes that end the game when
+        every player has passed (A1) count from zero again.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.add_pass(g); g.view(0).counters["passes"]
+        1
+        >>> g.edition.reset_passes(g); g.view(0).counters["passes"]
+        0
+        """
+        s._passes = 0
+
+    def add_pass(self, s: GameState) -> None:
+        """The current player's turn counts as a pass (A1: when every player
+        has passed in a row, the game ends); :meth:`reset_passes` shows an example."""
         s._passes += 1
+
+    def action_done(self, s: GameState) -> None:
+        """The current player's action is done: :meth:`reset_passes`, then
+        :meth:`end_turn`.  What a rule's own action (a station, a harbor, a
+        blocked route) calls last.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=2, seed=1)
+        >>> g.edition.set_decision(g, 1, 0)          # Phase.TURN, seat 0
+        >>> g.edition.action_done(g)
+        >>> g.current_player, g.turn_number
+        (1, 1)
+        """
+        s._passes = 0
         self.end_turn(s)
 
     # --------------------------------------------------------------- end of turn (A6)
@@ -84,6 +137,18 @@ class Turns(Row):
         return int(s._pieces[p])
 
     def end_turn(self, s: GameState) -> None:
+        """End the current player's turn (A6): count down the final round (or
+        start it when the player's pieces are down to ``end_threshold``), end
+        the game after the last final turn or when every player has passed,
+        else give the next seat a turn.  See :meth:`action_done`.
+
+        >>> import ttr_lab
+        >>> g = ttr_lab.new_game("usa", players=3, seed=1)
+        >>> g.edition.set_decision(g, 1, 2)          # Phase.TURN, seat 2
+        >>> g.edition.end_turn(g)
+        >>> g.current_player, g.phase.name
+        (0, 'TURN')
+        """
         p = s._cur
         if s._final >= 0:
             s._final -= 1
@@ -100,6 +165,7 @@ class Turns(Row):
         s._phase = _TURN
 
     def game_over(self, s: GameState) -> None:
+        """End the game now (phase ``GAME_OVER``); :meth:`end_turn` calls it."""
         s._phase = _OVER
         s._turn += 1
 

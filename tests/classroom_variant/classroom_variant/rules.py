@@ -143,23 +143,23 @@ class BlockRule(Edition):
 
     # ------------------------------------------------------------------ legal moves
     def block_groups(self, s: GameState) -> list[Any]:
-        if s._blocked[s._cur] >= 0:
+        if s._blocked[s.current_player] >= 0:
             return []
         routes = self.routes
         moves = [BlockRoute(routes[ri].id) for ri in self.open_routes(s)]
         return [(len(moves), list, moves)] if moves else []
 
     def check_block(self, s: GameState, move: BlockRoute) -> tuple[str, str] | None:
-        if s._phase != _TURN:
+        if s.phase != _TURN:
             return self.phase_error(s)
         ri = self.route_index.get(move.route)
         if ri is None:
             return (R_BLOCK, f"there is no route {move.route} on the {self.map.id} map")
-        if s._blocked[s._cur] >= 0:
-            return (R_BLOCK, f"a player blocks one route per game (you blocked route {s._blocked[s._cur]})")
+        if s._blocked[s.current_player] >= 0:
+            return (R_BLOCK, f"a player blocks one route per game (you blocked route {s._blocked[s.current_player]})")
         if s._owners[ri] >= 0:
             return (R_BLOCK, f"route {move.route} ({self.route_labels[ri]}) is claimed: only a free route is blocked")
-        why = self.double_rule(s, s._cur, ri)
+        why = self.double_rule(s, s.current_player, ri)
         if why is not None and why[0] == R_BLOCK:
             return why
         if ri not in self.open_routes(s):
@@ -167,15 +167,14 @@ class BlockRule(Edition):
         return None
 
     def apply_block(self, s: GameState, move: BlockRoute) -> None:
-        p = s._cur
+        p = s.current_player
         s._blocked = s._blocked[:p] + (move.route,) + s._blocked[p + 1 :]
-        s._passes = 0
-        self.end_turn(s)
+        self.action_done(s)
 
     # ------------------------------------------------------------------ consistency
     def problems(self, s: GameState) -> list[str]:
         out = super().problems(s)
-        if s._phase == int(Phase.SETUP_TICKETS) and any(r >= 0 for r in s._blocked):
+        if s.phase == int(Phase.SETUP_TICKETS) and any(r >= 0 for r in s._blocked):
             out.append("the initial tickets are being chosen, but a route is blocked")
         seen: set[int] = set()
         for p, rid in enumerate(s._blocked):

@@ -273,7 +273,7 @@ class Stations(Edition):
     def station_groups(self, s: GameState) -> list[Any]:
         """One lazy group per city without a station: its size is the number
         of payments (the same for every city)."""
-        p = s._cur
+        p = s.current_player
         n = len(s._stations[p]) + 1
         if n > self.stations_per_player:
             return []
@@ -288,14 +288,14 @@ class Stations(Edition):
         return [(k, _station_moves, (city, options)) for city in self._station_cities if city not in taken]
 
     def check_station(self, s: GameState, move: BuildStation) -> tuple[str, str] | None:
-        if s._phase != _TURN:
+        if s.phase != _TURN:
             return self.phase_error(s)
         if move.city not in self._station_city_set:
             return (R_EUROPE, f"there is no city {move.city[:60]!r} on the {self.map.id} map")
         for q, cities in enumerate(s._stations):
             if move.city in cities:
                 return (R_EUROPE, f"{move.city} already has a station ({s.player_names[q]}'s); one station per city")
-        p = s._cur
+        p = s.current_player
         n = len(s._stations[p]) + 1
         if n > self.stations_per_player:
             return (R_EUROPE, f"all {self.stations_per_player} stations are already built")
@@ -310,11 +310,10 @@ class Stations(Edition):
         return None
 
     def apply_station(self, s: GameState, move: BuildStation) -> None:
-        p = s._cur
+        p = s.current_player
         s._stations = s._stations[:p] + (s._stations[p] + (move.city,),) + s._stations[p + 1 :]
         self.pay(s, self.card_ids(move.cards))
-        s._passes = 0
-        self.end_turn(s)
+        self.action_done(s)
 
     # ------------------------------------------------------------------ scoring
     def ticket_results(self, s: GameState, player: int) -> tuple[TicketResult, ...]:
@@ -343,7 +342,7 @@ class Stations(Edition):
     # ------------------------------------------------------------------ consistency
     def problems(self, s: GameState) -> list[str]:
         out = super().problems(s)
-        if s._phase == int(Phase.SETUP_TICKETS) and any(s._stations):
+        if s.phase == int(Phase.SETUP_TICKETS) and any(s._stations):
             out.append("the initial tickets are being chosen, but stations are built")
         seen: set[str] = set()
         for p, cities in enumerate(s._stations):

@@ -266,8 +266,8 @@ class Tunnels(Edition):
             self.complete_claim(s, ri)
             return
         s._tunnel = (ri, tuple(sorted(paid)), tuple(revealed), extra, x)
-        s._phase = _TUNNEL
-        s._passes = 0
+        self.set_decision(s, _TUNNEL)
+        self.reset_passes(s)
 
     # ------------------------------------------------------------------ the decision
     def tunnel_groups(self, s: GameState) -> list[Any]:
@@ -279,7 +279,7 @@ class Tunnels(Edition):
 
     def tunnel_payments(self, s: GameState) -> list[Move]:
         _, paid, _, extra, x = s._tunnel
-        free = list(s._hands[s._cur])
+        free = list(s._hands[s.current_player])
         for c, k in paid:
             free[c] -= k
         wild_idx = self.wild_cards[0]
@@ -301,7 +301,7 @@ class Tunnels(Edition):
         return out
 
     def check_pay_tunnel(self, s: GameState, move: PayTunnel) -> tuple[str, str] | None:
-        if s._phase != _TUNNEL:
+        if s.phase != _TUNNEL:
             return self.phase_error(s)
         cards = self.hand_cards(s, move.cards, R_EUROPE, reserved=self._reserved(s), reserved_as="the tunnel payment")
         if isinstance(cards, tuple):
@@ -328,7 +328,7 @@ class Tunnels(Edition):
         self.complete_claim(s, ri)
 
     def check_decline(self, s: GameState, move: DeclineTunnel) -> tuple[str, str] | None:
-        if s._phase != _TUNNEL:
+        if s.phase != _TUNNEL:
             return self.phase_error(s)
         return None
 
@@ -336,8 +336,7 @@ class Tunnels(Edition):
         revealed = s._tunnel[2]
         s._tunnel = ()
         self.discard(s, revealed)
-        s._passes = 0
-        self.end_turn(s)
+        self.action_done(s)
 
     def cards_needed(self, s: GameState, move: Any) -> list[tuple[int, int]]:
         """A tunnel's extra payment needs the reserved claim cards too."""
@@ -352,11 +351,11 @@ class Tunnels(Edition):
 
     def problems(self, s: GameState) -> list[str]:
         out = super().problems(s)
-        if (s._phase == _TUNNEL) != bool(s._tunnel):
+        if (s.phase == _TUNNEL) != bool(s._tunnel):
             out.append("a tunnel decision is due exactly when a tunnel claim is pending")
         if s._tunnel:
             ri, paid = s._tunnel[0], s._tunnel[1]
-            hand = s._hands[s._cur]
+            hand = s._hands[s.current_player]
             for c, k in paid:
                 if hand[c] < k:
                     out.append(f"the tunnel payment reserves {k} {self.card_name(c)}, the hand holds {hand[c]}")

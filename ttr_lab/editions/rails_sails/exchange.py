@@ -152,7 +152,7 @@ class Exchange(Pieces):
         t.scores = [score - ex.get(p, 0) for p, score in enumerate(t.scores)]
 
     def exchange_options(self, s: GameState) -> list[Move]:
-        p = s._cur
+        p = s.current_player
         tb, sb = s._box[p]
         key = (min(sb, s._pieces[p]), min(tb, s._ships[p]))
         out = _EXCHANGES.get(key)
@@ -163,20 +163,20 @@ class Exchange(Pieces):
         return out
 
     def exchange_groups(self, s: GameState) -> list[Any]:
-        p = s._cur
+        p = s.current_player
         tb, sb = s._box[p]
         t, sh = s._pieces[p], s._ships[p]
         k = (sb if sb < t else t) + (tb if tb < sh else sh)
         return [(k, lambda _: self.exchange_options(s), None)] if k else []
 
     def check_exchange(self, s: GameState, move: ExchangePieces) -> tuple[str, str] | None:
-        if s._phase != _TURN:
+        if s.phase != _TURN:
             return self.phase_error(s)
         if move.take not in ("trains", "ships"):
             return (R_RS, f"exchange takes 'trains' or 'ships', not {move.take[:40]!r}")
         if move.count < 1:
             return (R_RS, "exchange at least 1 piece")
-        p = s._cur
+        p = s.current_player
         tb, sb = s._box[p]
         have, give = (tb, s._ships[p]) if move.take == "trains" else (sb, s._pieces[p])
         other = "ships" if move.take == "trains" else "trains"
@@ -199,7 +199,7 @@ class Exchange(Pieces):
         return all(not fn(s) for fn in self._stuck_checks)
 
     def apply_exchange(self, s: GameState, move: ExchangePieces) -> None:
-        p = s._cur
+        p = s.current_player
         stuck = self.only_exchanges_possible(s)
         k = move.count
         tb, sb = s._box[p]
@@ -216,7 +216,10 @@ class Exchange(Pieces):
         self.add_score(s, p, -k)
         # [rec] a turn on which nothing but an exchange was possible, and that
         # still leaves the player no claim, counts toward the all-pass end (A1)
-        s._passes = s._passes + 1 if stuck and not self.claim_groups(s) else 0
+        if stuck and not self.claim_groups(s):
+            self.add_pass(s)
+        else:
+            self.reset_passes(s)
         self.end_turn(s)
 
     # ------------------------------------------------------------------ scoring and consistency

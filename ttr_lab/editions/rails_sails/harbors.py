@@ -261,7 +261,7 @@ class Harbors(RSPayments):
         return [names[i] for i in range(sites.bit_length()) if sites >> i & 1]
 
     def harbor_groups(self, s: GameState) -> list[Any]:
-        p = s._cur
+        p = s.current_player
         if len(s._harbors[p]) >= self.harbors or not s._rs_touch[p]:
             return []
         h = s._hands[p]
@@ -271,7 +271,7 @@ class Harbors(RSPayments):
         return [(n, lambda city: self.harbor_options(h, city), city) for city in self.harbor_sites(s, p)]
 
     def check_harbor(self, s: GameState, move: BuildHarbor) -> tuple[str, str] | None:
-        if s._phase != _TURN:
+        if s.phase != _TURN:
             return self.phase_error(s)
         m = self.map
         city = move.city
@@ -282,7 +282,7 @@ class Harbors(RSPayments):
         for q, cities in enumerate(s._harbors):
             if city in cities:
                 return (R_RS, f"{city} already has a harbor ({s.player_names[q]}'s); one harbor per city")
-        p = s._cur
+        p = s.current_player
         if len(s._harbors[p]) >= self.harbors:
             return (R_RS, f"the player has built all {self.harbors} harbors")
         if not s._rs_touch[p] & self._harbor_bit[city]:
@@ -316,11 +316,10 @@ class Harbors(RSPayments):
         return None
 
     def apply_harbor(self, s: GameState, move: BuildHarbor) -> None:
-        p = s._cur
+        p = s.current_player
         s._harbors = s._harbors[:p] + (s._harbors[p] + (move.city,),) + s._harbors[p + 1 :]
         self.pay(s, self.card_ids(move.cards))
-        s._passes = 0
-        self.end_turn(s)
+        self.action_done(s)
 
     def suggested_action(self, view: PlayerView, moves: list[Move]) -> Move | None:
         """A harbor in a city one of the player's tickets shows, paid with the fewest wilds."""

@@ -202,7 +202,7 @@ class Pieces(RSPayments):
         return bool(s._choice[s.seat(player)] >= 0)
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
-        revealed = s._phase not in (_SETUP, _PIECES)
+        revealed = s.phase not in (_SETUP, _PIECES)
         return {
             **super().view_fields(s, player),
             "trains": list(s._pieces),
@@ -279,16 +279,15 @@ class Pieces(RSPayments):
     # ------------------------------------------------------------------ the setup split
     def start_play(self, s: GameState) -> None:
         """After the tickets: every player secretly chooses trains and ships (B4)."""
-        s._cur = s._first
-        s._phase = _PIECES
+        self.set_decision(s, _PIECES, s.first_player)
 
     def piece_groups(self, s: GameState) -> list[Any]:
         moves = list(self._choose_moves)
         return [(len(moves), _identity, moves)]
 
     def check_choose(self, s: GameState, move: ChoosePieces) -> tuple[str, str] | None:
-        if s._phase != _PIECES:
-            if s._phase == _SETUP:
+        if s.phase != _PIECES:
+            if s.phase == _SETUP:
                 return (R_RS, "pieces are chosen after the initial tickets")
             return (R_RS, "pieces are chosen only at setup")
         lo, hi = self.train_range
@@ -302,11 +301,11 @@ class Pieces(RSPayments):
         return None
 
     def apply_choose(self, s: GameState, move: ChoosePieces) -> None:
-        p = s._cur
+        p = s.current_player
         s._choice = s._choice[:p] + (move.trains,) + s._choice[p + 1 :]
         nxt = (p + 1) % s.n
-        if nxt != s._first:
-            s._cur = nxt
+        if nxt != s.first_player:
+            self.set_decision(s, _PIECES, nxt)
             return
         # every player has chosen: reveal together (B4)
         s._pieces = tuple(s._choice)
@@ -346,7 +345,7 @@ class Pieces(RSPayments):
 
     def piece_problems(self, s: GameState) -> list[str]:
         out = []
-        setup = s._phase in (_SETUP, _PIECES)
+        setup = s.phase in (_SETUP, _PIECES)
         for p in range(s.n):
             placed_t, placed_s = self.placed_by_kind(s, p)
             tb, sb = s._box[p]
@@ -364,17 +363,17 @@ class Pieces(RSPayments):
                 out.append(f"player {p} has a negative number of pieces")
             if setup and s._pieces[p] + s._ships[p] + placed_t + placed_s:
                 out.append(f"player {p} has pieces out of the box before the setup choices are revealed")
-            if not setup and s._phase != _OVER and s._choice[p] < 0:
+            if not setup and s.phase != _OVER and s._choice[p] < 0:
                 out.append(f"player {p} has not chosen pieces, but play has started")
             if s._pieces[p] + s._ships[p] + placed_t + placed_s > self.total_pieces:
                 out.append(
                     f"player {p} plays with {s._pieces[p] + s._ships[p] + placed_t + placed_s} pieces, "
                     f"more than {self.total_pieces}"
                 )
-        if s._phase == _PIECES:
+        if s.phase == _PIECES:
             # the players before the current chooser (from the first player) have chosen, the rest not
-            q = s._first
-            while q != s._cur:
+            q = s.first_player
+            while q != s.current_player:
                 if s._choice[q] < 0:
                     out.append(f"player {q} should have chosen pieces already")
                 q = (q + 1) % s.n
@@ -382,8 +381,8 @@ class Pieces(RSPayments):
                 if s._choice[q] >= 0:
                     out.append(f"player {q} has chosen pieces before their turn to choose")
                 q = (q + 1) % s.n
-                if q == s._first:
+                if q == s.first_player:
                     break
-        elif s._phase == _SETUP and any(c >= 0 for c in s._choice):
+        elif s.phase == _SETUP and any(c >= 0 for c in s._choice):
             out.append("pieces are chosen before the initial tickets")
         return out
