@@ -118,6 +118,10 @@ class StateQueries:
         h = self._hands[self.seat(player)]
         return {self.card_name(i): k for i, k in enumerate(h) if k}
 
+    def hand_counts(self, player: int) -> tuple[int, ...]:
+        """A player's cards as a count per card type, in the edition's ``card_types`` order."""
+        return self._hands[self.seat(player)]
+
     def hand_size(self, player: int) -> int:
         return sum(self._hands[self.seat(player)])
 

@@ -45,12 +45,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import NotFoundError, TtrError
 from ..moves import CardList, Move
 from .base import EditionBase
-from .claiming import Claiming
 from .declarations import Field, Rebuild, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,6 +78,8 @@ class EditionHooks(EditionBase):
     #: whether the edition has pieces built on cities that score with the
     #: builder's tickets (Rails & Sails' harbors): see :meth:`ticket_sites`
     builds_on_tickets: ClassVar[bool] = False
+    #: whether the edition's rules change ``double_rule`` (set with the claiming rule's tables)
+    custom_double_rule: bool
 
     # ------------------------------------------------------------------ views and determinization
     def extra_from_view(self, view: PlayerView, ctx: Rebuild) -> dict[str, Any]:
@@ -188,7 +189,7 @@ class EditionHooks(EditionBase):
         me = view.player
         owners = view.route_owners() if owners is None else owners
         open_to = view.route_open_to
-        if cast(Any, type(self)).double_rule is not Claiming.double_rule:  # an edition's own rule: ask it everywhere
+        if self.custom_double_rule:  # an edition's own rule: ask it everywhere
             return {r.id for r in self.routes if r.id not in owners and not open_to(r.id, me)}
         close = view.num_players < self.double_route_min_players
         partner, routes, index = self.route_partner, self.routes, self.route_index

@@ -157,7 +157,7 @@ class BlockRule(Edition):
             return (R_BLOCK, f"there is no route {move.route} on the {self.map.id} map")
         if s._blocked[s.current_player] >= 0:
             return (R_BLOCK, f"a player blocks one route per game (you blocked route {s._blocked[s.current_player]})")
-        if s._owners[ri] >= 0:
+        if s.route_owner(move.route) is not None:
             return (R_BLOCK, f"route {move.route} ({self.route_labels[ri]}) is claimed: only a free route is blocked")
         why = self.double_rule(s, s.current_player, ri)
         if why is not None and why[0] == R_BLOCK:
@@ -183,7 +183,7 @@ class BlockRule(Edition):
             if rid in seen:
                 out.append(f"route {rid} is blocked twice")
             seen.add(rid)
-            if s._owners[self.route_index[rid]] >= 0:
+            if s.route_owner(rid) is not None:
                 out.append(f"player {p} blocked route {rid}, which is claimed")
         return out
 

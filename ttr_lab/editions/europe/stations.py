@@ -130,7 +130,7 @@ def station_borrowing(state: GameState, player: int) -> dict[str, int | None]:
             if key not in seen or rid < seen[key][0]:
                 seen[key] = (rid, a, b)
         options.append([None, *sorted(seen.values())])
-    tickets = [ed.map.ticket(t) for t in state._tickets[player]]
+    tickets = state.tickets(player)
     ends = [(find(t.a), find(t.b), t.points, t.penalty) for t in tickets]
     best: tuple[int, int, int] | None = None
     choice: tuple[Any, ...] = (None,) * len(cities)
@@ -277,7 +277,7 @@ class Stations(Edition):
         n = len(s._stations[p]) + 1
         if n > self.stations_per_player:
             return []
-        hand = s._hands[p]
+        hand = s.hand_counts(p)
         if sum(hand) < n:
             return []
         options = self.station_payments(hand, n)
@@ -322,7 +322,7 @@ class Stations(Edition):
         if not borrowed:
             return super().ticket_results(s, player)
         adj = network(s, player, borrowed)
-        return tuple(score_two_city(self.map.ticket(t), adj) for t in s._tickets[player])
+        return tuple(score_two_city(t, adj) for t in s.tickets(player))
 
     def score_terms(self, s: GameState, player: int, tickets: tuple[TicketResult, ...]) -> tuple[tuple[str, int], ...]:
         """Each station and the route it borrows (0 points), then +4 per unbuilt station."""

@@ -279,7 +279,7 @@ class Tunnels(Edition):
 
     def tunnel_payments(self, s: GameState) -> list[Move]:
         _, paid, _, extra, x = s._tunnel
-        free = list(s._hands[s.current_player])
+        free = list(s.hand_counts(s.current_player))
         for c, k in paid:
             free[c] -= k
         wild_idx = self.wild_cards[0]
@@ -355,13 +355,13 @@ class Tunnels(Edition):
             out.append("a tunnel decision is due exactly when a tunnel claim is pending")
         if s._tunnel:
             ri, paid = s._tunnel[0], s._tunnel[1]
-            hand = s._hands[s.current_player]
+            hand = s.hand_counts(s.current_player)
             for c, k in paid:
                 if hand[c] < k:
                     out.append(f"the tunnel payment reserves {k} {self.card_name(c)}, the hand holds {hand[c]}")
             if sum(k for _, k in paid) != self.route_length[ri]:
                 out.append("the tunnel payment does not match the route length")
-            if s._owners[ri] >= 0:
+            if s.route_owner(self.routes[ri].id) is not None:
                 out.append("the pending tunnel is already claimed")
         return out
 

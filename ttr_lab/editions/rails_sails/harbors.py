@@ -264,7 +264,7 @@ class Harbors(RSPayments):
         p = s.current_player
         if len(s._harbors[p]) >= self.harbors or not s._rs_touch[p]:
             return []
-        h = s._hands[p]
+        h = s.hand_counts(p)
         n = self.harbor_count(h)
         if not n:
             return []

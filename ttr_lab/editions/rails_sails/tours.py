@@ -158,7 +158,6 @@ class Tours(Edition):
         adj = network(s, player)
         mode = self.options["tour_order"]
         out: list[TicketResult] = []
-        for t in s._tickets[player]:
-            ticket = self.map.ticket(t)
+        for ticket in s.tickets(player):
             out.append(score_tour(ticket, adj, mode) if ticket.is_tour else score_two_city(ticket, adj))
         return tuple(out)
