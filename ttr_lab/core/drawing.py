@@ -52,6 +52,13 @@ class Drawing(Turns):
 
     # --------------------------------------------------------------- legal moves
     def blind_picks(self, s: GameState) -> list[Move]:
+        """The blind draws possible now: one per pile with a card to draw.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.blind_picks(g)
+        [DrawBlind()]
+        """
         decks, discards = s._decks, s._discards
         if len(decks) == 1:
             return self._blind_all if decks[0] or discards[0] else []
@@ -64,16 +71,44 @@ class Drawing(Turns):
         return [blind[q] for q in self._blind_order if decks[q] or discards[q]]
 
     def first_picks(self, s: GameState) -> list[Move]:
+        """Every card a player may take first: face-up slots, then blind draws (A2).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> len(ed.first_picks(g))
+        6
+        """
         return self.row_picks(s)[0] + self.blind_picks(s)
 
     def second_picks(self, s: GameState) -> list[Move]:
+        """Every card a player may take second: no face-up wild (A2).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> len(ed.second_picks(g)) <= len(ed.first_picks(g))
+        True
+        """
         return self.row_picks(s)[1] + self.blind_picks(s)
 
     def draw_groups(self, s: GameState) -> list[Any]:
+        """A turn's first-card draws, as one lazy group of the legal moves.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.draw_groups(g)[0][0] == len(ed.first_picks(g))
+        True
+        """
         first = self.first_picks(s)
         return [(len(first), _identity, first)] if first else []
 
     def second_card_groups(self, s: GameState) -> list[Any]:
+        """The legal moves of phase ``SECOND_CARD`` (with option ``allow_single_draw``, C6, a stop too).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.second_card_groups(g)[0][0] == len(ed.second_picks(g))
+        True
+        """
         moves = self.second_picks(s)
         if self.options["allow_single_draw"] and moves:
             moves = moves + [StopDrawing()]
@@ -81,6 +116,13 @@ class Drawing(Turns):
 
     # --------------------------------------------------------------- checks
     def check_faceup(self, s: GameState, move: DrawFaceUp) -> tuple[str, str] | None:
+        """Why taking face-up slot ``move.slot`` is illegal now, or None (A2).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.check_faceup(g, ttr_lab.DrawFaceUp(9))
+        ('A2', 'there is no face-up slot 9 (slots 1-5)')
+        """
         ph = s._phase
         if ph != _TURN and ph != _SECOND:
             return self.phase_error(s)
@@ -94,12 +136,25 @@ class Drawing(Turns):
         return self.check_refill(s, move)
 
     def check_refill(self, s: GameState, move: DrawFaceUp) -> tuple[str, str] | None:
-        """Whether the move's refill choice is right (one deck: no choice to make)."""
+        """Whether the move's refill choice is right (one deck: no choice to make).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.check_refill(g, ttr_lab.DrawFaceUp(1)) is None
+        True
+        """
         if move.refill is not None:
             return (R_DRAW, f"{self.name} has one deck; a refill pile cannot be chosen")
         return None
 
     def check_blind(self, s: GameState, move: DrawBlind) -> tuple[str, str] | None:
+        """Why drawing blind from ``move.pile`` is illegal now, or None (A2).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.check_blind(g, ttr_lab.DrawBlind()) is None
+        True
+        """
         if s._phase not in (_TURN, _SECOND):
             return self.phase_error(s)
         pile = self._pile_by_name.get(move.pile)
@@ -110,6 +165,13 @@ class Drawing(Turns):
         return None
 
     def check_stop(self, s: GameState, move: StopDrawing) -> tuple[str, str] | None:
+        """Why stopping after one card is illegal now, or None (C6).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.check_stop(g, ttr_lab.StopDrawing())
+        ('A2', 'stopping is only possible after the first card of a draw')
+        """
         if s._phase != _SECOND:
             return (R_DRAW, "stopping is only possible after the first card of a draw")
         if not self.options["allow_single_draw"]:
@@ -118,7 +180,13 @@ class Drawing(Turns):
 
     # --------------------------------------------------------------- effects
     def has_second_pick(self, s: GameState) -> bool:
-        """Whether a second card can be drawn (``bool(second_picks(s))``, without listing them)."""
+        """Whether a second card can be drawn (``bool(second_picks(s))``, without listing them).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.has_second_pick(g)
+        True
+        """
         state = self._slot_state
         for card in s._row:
             if state(card) == 1:
@@ -127,16 +195,38 @@ class Drawing(Turns):
         return any(decks[q] or discards[q] for q in range(len(decks)))
 
     def after_first_card(self, s: GameState, wild_face_up: bool) -> None:
+        """After a turn's first card: the turn ends (a face-up wild, or no second card possible), else the second card is due (phase ``SECOND_CARD``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.after_first_card(g, False)
+        >>> g.phase.name
+        'SECOND_CARD'
+        """
         if wild_face_up or not self.has_second_pick(s):
             self.end_turn(s)
         else:
             self.set_decision(s, _SECOND)
 
     def refill_pile(self, s: GameState, move: DrawFaceUp, slot: int) -> int:
-        """The pile that refills ``slot`` after ``move`` (its home pile unless chosen)."""
+        """The pile that refills ``slot`` after ``move`` (its home pile unless chosen).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.refill_pile(g, ttr_lab.DrawFaceUp(1), 0)
+        0
+        """
         return self._slot_pile[slot]
 
     def apply_faceup(self, s: GameState, move: DrawFaceUp) -> None:
+        """Take face-up slot ``move.slot``: the card goes to the hand, the slot is refilled (:meth:`refill_pile`) and the row checked (A3); then the second card is due or the turn ends.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.apply_faceup(g, ttr_lab.DrawFaceUp(1))
+        >>> g.hand_size(0)
+        5
+        """
         i = move.slot - 1
         card = s._row[i]
         self.give(s, s._cur, card)
@@ -149,6 +239,14 @@ class Drawing(Turns):
             self.end_turn(s)
 
     def apply_blind(self, s: GameState, move: DrawBlind) -> None:
+        """Draw the top card of ``move.pile``; then the second card is due or the turn ends.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.apply_blind(g, ttr_lab.DrawBlind())
+        >>> g.hand_size(0), g.phase.name
+        (5, 'SECOND_CARD')
+        """
         card = self.take(s, self._pile_by_name[move.pile])
         self.give(s, s._cur, card)
         self.reset_passes(s)
@@ -158,4 +256,12 @@ class Drawing(Turns):
             self.end_turn(s)
 
     def apply_stop(self, s: GameState, move: StopDrawing) -> None:
+        """Stop after one card (C6): the turn ends.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.apply_stop(g, ttr_lab.StopDrawing())
+        >>> g.current_player
+        1
+        """
         self.end_turn(s)

@@ -49,12 +49,23 @@ class Row(Decks):
         self._slot_pile = tuple(homes)
 
     def faceup_moves(self, slot: int) -> tuple[Move, ...]:
-        """The moves that take face-up ``slot`` (editions with a refill choice have several)."""
+        """The moves that take face-up ``slot`` (editions with a refill choice have several).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.faceup_moves(1)
+        (DrawFaceUp(slot=1),)
+        """
         return (DrawFaceUp(slot),)
 
     def row_picks(self, s: GameState) -> tuple[list[Move], list[Move]]:
         """Face-up picks allowed as a first and as a second card (A2), cached
-        by the row's pattern (each slot empty, wild or other)."""
+        by the row's pattern (each slot empty, wild or other).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> first, second = ed.row_picks(g)
+        >>> len(first), len(second) <= len(first)
+        (5, True)
+        """
         pattern = tuple(map(self._slot_state, s._row))
         picks = self._pattern_cache.get(pattern)
         if picks is None:
@@ -65,10 +76,23 @@ class Row(Decks):
         return picks
 
     def set_slot(self, s: GameState, i: int, card: int) -> None:
+        """Put ``card`` (an index of ``card_types``, -1 for none) in face-up slot ``i`` (from 0).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.set_slot(g, 0, -1)
+        >>> g.row[0] is None
+        True
+        """
         s._row = s._row[:i] + (card,) + s._row[i + 1 :]
 
     def deal_row(self, s: GameState) -> None:
-        """Deal a whole row (setup, or after a reset), then check for a reset."""
+        """Deal a whole row (setup, or after a reset), then check for a reset.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.deal_row(g)
+        >>> len(g.row), None in g.row
+        (5, False)
+        """
         self._deal_new_row(s)
         self.check_reset(s)
 
@@ -83,7 +107,14 @@ class Row(Decks):
         s._row = tuple(row)
 
     def fill_empty_slots(self, s: GameState) -> None:
-        """Refill every empty slot as soon as a card can be drawn for it (A3, "at any time")."""
+        """Refill every empty slot as soon as a card can be drawn for it (A3, "at any time").
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.set_slot(g, 2, -1)
+        >>> ed.fill_empty_slots(g)
+        >>> None in g.row
+        False
+        """
         if -1 not in s._row or not self.any_cards(s):
             return
         for i, card in enumerate(s._row):
@@ -95,7 +126,14 @@ class Row(Decks):
         """Cards went back to a discard: an empty slot can be refilled, and a
         row of three or more wilds that could not be reset may be reset now.
         With a cap on consecutive resets (C1), a row left by the cap waits
-        for the next change to the row."""
+        for the next change to the row.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.set_slot(g, 2, -1)
+        >>> ed.after_discard(g)
+        >>> None in g.row
+        False
+        """
         super().after_discard(s)
         if -1 in s._row:
             self.fill_empty_slots(s)
@@ -103,13 +141,25 @@ class Row(Decks):
             self.check_reset(s)
 
     def wilds_in_row(self, s: GameState) -> int:
+        """How many wild cards the face-up row shows.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.wilds_in_row(g)
+        2
+        """
         wilds = self.wild_cards
         if len(wilds) == 1:
             return s._row.count(wilds[0])
         return sum([s._row.count(w) for w in wilds])
 
     def check_reset(self, s: GameState) -> None:
-        """Three or more wilds in the row: discard the row and deal a new one (A3)."""
+        """Three or more wilds in the row: discard the row and deal a new one (A3).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.check_reset(g)
+        >>> ed.wilds_in_row(g) < 3
+        True
+        """
         if self.wilds_in_row(s) < 3:
             return
         cap = self.options["max_consecutive_resets"]
@@ -132,7 +182,12 @@ class Row(Decks):
         pile with no cards passes the slot to the first pile that has some,
         A2), from its deck and discard plus the row cards going back to it;
         count the fewest wilds such a deal could hold.  With one pile this is
-        "fewer than row_size - 2 non-wilds could be dealt"."""
+        "fewer than row_size - 2 non-wilds could be dealt".
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.reset_futile(g)
+        False
+        """
         wild, npiles = self._wild, len(s._decks)
         n = [len(s._decks[p]) + len(s._discards[p]) for p in range(npiles)]
         nw = [sum(1 for c in s._decks[p] + s._discards[p] if not wild[c]) for p in range(npiles)]
@@ -155,4 +210,10 @@ class Row(Decks):
         return wilds >= 3
 
     def row_names(self, s: GameState) -> tuple[str | None, ...]:
+        """The face-up row by card name, None for an empty slot (``game.row``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.row_names(g) == g.row
+        True
+        """
         return tuple(map(self._card_name_or_none, s._row))

@@ -47,29 +47,59 @@ class Turns(Row):
 
     # --------------------------------------------------------------- legal moves
     def legal_groups(self, s: GameState) -> list[Any]:
-        """The legal moves of the position, as lazy groups (see ``LegalMoves``)."""
+        """The legal moves of the position, as lazy groups (see ``LegalMoves``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> sum(n for n, *_ in ed.legal_groups(g)) == g.legal_moves.count()
+        True
+        """
         ph = s._phase
         if ph == _OVER:
             return []
         return self._phase_groups[ph](s)
 
     def turn_groups(self, s: GameState) -> list[Any]:
-        """The actions possible at the start of a turn, in move order."""
+        """The actions possible at the start of a turn, in move order.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> [n for n, *_ in ed.turn_groups(g)][:3]
+        [6, 4, 4]
+        """
         groups: list[Any] = []
         for action in self._turn_action_fns:
             groups += action(s)
         return groups
 
     def turn_phase_groups(self, s: GameState) -> list[Any]:
+        """The legal moves of phase ``TURN``: the actions, or a pass when there is none (A1).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> sum(n for n, *_ in ed.turn_phase_groups(g)) == g.legal_moves.count()
+        True
+        """
         return self.turn_groups(s) or [(1, _identity, _PASS)]
 
     def phase_error(self, s: GameState) -> tuple[str, str]:
-        """Why a move of another kind cannot be played now."""
+        """Why a move of another kind cannot be played now.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.phase_error(g)
+        ('A5', 'players are choosing their initial tickets; expected a keep move')
+        """
         ph = Phase.of(s._phase)
         return (ph.rule, ph.busy)
 
     # --------------------------------------------------------------- pass (A1)
     def check_pass(self, s: GameState, move: Pass) -> tuple[str, str] | None:
+        """Why passing is illegal now (A1: only when no action is legal), or None.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.check_pass(g, ttr_lab.Pass())
+        ('A1', 'a player may pass only when no action is legal')
+        """
         if s._phase != _TURN:
             return self.phase_error(s)
         if self.turn_groups(s):
@@ -77,6 +107,14 @@ class Turns(Row):
         return None
 
     def apply_pass(self, s: GameState, move: Pass) -> None:
+        """A pass: it counts toward the all-pass end (A1), and the turn ends.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.apply_pass(g, ttr_lab.Pass())
+        >>> g.view(0).counters["passes"], g.current_player
+        (1, 1)
+        """
         self.add_pass(s)
         self.end_turn(s)
 
@@ -113,7 +151,13 @@ class Turns(Row):
 
     def add_pass(self, s: GameState) -> None:
         """The current player's turn counts as a pass (A1: when every player
-        has passed in a row, the game ends); :meth:`reset_passes` shows an example."""
+        has passed in a row, the game ends); :meth:`reset_passes` shows an example.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.add_pass(g)
+        >>> g.view(0).counters["passes"]
+        1
+        """
         s._passes += 1
 
     def action_done(self, s: GameState) -> None:
@@ -133,7 +177,12 @@ class Turns(Row):
 
     # --------------------------------------------------------------- end of turn (A6)
     def pieces_left(self, s: GameState, p: int) -> int:
-        """Pieces a player has left, for the end trigger (A6)."""
+        """Pieces a player has left, for the end trigger (A6).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.pieces_left(g, 0)
+        45
+        """
         return int(s._pieces[p])
 
     def end_turn(self, s: GameState) -> None:
@@ -165,10 +214,21 @@ class Turns(Row):
         s._phase = _TURN
 
     def game_over(self, s: GameState) -> None:
-        """End the game now (phase ``GAME_OVER``); :meth:`end_turn` calls it."""
+        """End the game now (phase ``GAME_OVER``); :meth:`end_turn` calls it.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.game_over(g)
+        >>> g.is_over
+        True
+        """
         s._phase = _OVER
         s._turn += 1
 
     def game_over_possible(self, s: GameState) -> bool:
-        """Whether a position's counters allow the game to be over (for loading)."""
+        """Whether a position's counters allow the game to be over (for loading).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.game_over_possible(g)
+        False
+        """
         return s._final == 0 or s._passes >= s.n
