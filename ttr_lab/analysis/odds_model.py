@@ -34,7 +34,7 @@ from ..checks import MAX_PLAYOUTS, check_count, check_instance, check_seed
 if TYPE_CHECKING:  # pragma: no cover
     from ..view import PlayerView
 
-__all__ = ["QuickModel", "turns_left", "quick_probability", "simulate_quick_model"]
+__all__ = ["QuickModel", "turns_left", "quick_probability", "simulate_quick_model", "unseen_cards"]
 
 
 #: the most unseen cards a model's pool holds in :func:`simulate_quick_model`
@@ -84,8 +84,15 @@ def turns_left(view: PlayerView, player: int | None = None) -> int:
     return int(rounds) + ed.final_turns
 
 
-def _pool(view: PlayerView) -> Counter[str]:
-    """Unseen cards by colour (``"wild"``): the composition less the hand, the row, the discards, cards lying apart (a tunnel's reveal)."""
+def unseen_cards(view: PlayerView) -> Counter[str]:
+    """Unseen cards by card name: the composition less the hand, the row,
+    the discards, cards lying apart (a tunnel's reveal).
+
+    >>> import ttr_lab
+    >>> v = ttr_lab.new_game("usa", players=2, seed=1).view(0)
+    >>> sum(unseen_cards(v).values())   # 110 cards less a hand of 4 and a row of 5
+    101
+    """
     ed = view.edition
     seen = Counter(view.hand)
     seen.update(c for c in view.row if c is not None)
@@ -95,8 +102,18 @@ def _pool(view: PlayerView) -> Counter[str]:
     out: Counter[str] = Counter()
     for pile in ed.deck_composition:
         for c, count in pile:
-            ct = ed.card_types[c]
-            out["wild" if ct.wild else str(ct.color)] += count - seen[ct.name]
+            name = ed.card_types[c].name
+            out[name] += count - seen[name]
+    return out
+
+
+def _pool(view: PlayerView) -> Counter[str]:
+    """Unseen cards by colour (``"wild"``), every pile pooled (see :func:`unseen_cards`)."""
+    ed = view.edition
+    out: Counter[str] = Counter()
+    for name, k in unseen_cards(view).items():
+        ct = ed.card_types[ed.card_index[name]]
+        out["wild" if ct.wild else str(ct.color)] += k
     return out
 
 
