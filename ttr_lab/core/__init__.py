@@ -10,7 +10,8 @@ module              rule                                         ids
 ``row``             the face-up row and the wild reset           A3
 ``turns``           turns, passing, the end of the game          A1, A6
 ``drawing``         drawing cards                                A2
-``claiming``        claiming routes, double routes, payment      A4
+``routes``          route owners, double routes                  A4
+``claiming``        claiming routes, payment                     A4
 ``tickets``         destination tickets                          A5, B1
 ``setup``           setting a game up                            B1
 ``consistency``     what a valid position is                     --
@@ -40,15 +41,15 @@ should not offer a deck's order).  The base rules' fields, typed on
   :meth:`~.decks.Decks.pay`, :meth:`~.decks.Decks.discard`;
 * ``_row`` (a card index per slot, -1 empty), ``_resets`` (int) (row A3):
   :meth:`~.row.Row.set_slot`, :meth:`~.row.Row.deal_row`, :meth:`~.row.Row.check_reset`;
-* ``_owners`` (a seat per route, -1 free), ``_pieces``, ``_scores`` (per
-  seat) (claiming A4): :meth:`~.claiming.Claiming.set_owner` (through
-  :meth:`~.claiming.Claiming.complete_claim`), :meth:`~.claiming.Claiming.use_pieces`,
-  :meth:`~.claiming.Claiming.add_score`;
+* ``_owners`` (a seat per route, -1 free) (routes A4):
+  :meth:`~.routes.Routes.set_owner` (through :meth:`~.claiming.Claiming.complete_claim`);
+* ``_pieces``, ``_scores`` (per seat) (claiming A4):
+  :meth:`~.claiming.Claiming.use_pieces`, :meth:`~.claiming.Claiming.add_score`;
 * ``_tickets`` (per seat), ``_pending``, ``_setup_deal``, ``_tdeck`` (ticket
   ids) (tickets A5): :meth:`~.tickets.Tickets.take_tickets`,
   :meth:`~.tickets.Tickets.return_setup_tickets` and the ticket moves;
 * ``_free`` (derived, ``Field(derived=True)``): the engine's alone, through
-  :meth:`~.claiming.Claiming.derive` and :meth:`~.claiming.Claiming.mark_taken`.
+  :meth:`~.routes.Routes.derive` and :meth:`~.routes.Routes.mark_taken`.
 
 The contract, checked by ``tests/test_edition_api.py``: a rule reads any
 field, through GameState's public queries where one exists
@@ -56,7 +57,7 @@ field, through GameState's public queries where one exists
 ``tickets(p)``, ``route_owner(r)``); it writes only the fields it declares,
 and changes the others through the methods above; nobody but ``derive`` and
 ``mark_taken`` writes a derived field.  Who may claim a route is one hook,
-:meth:`~.claiming.Claiming.double_rule`, which every part of the engine asks.
+:meth:`~.routes.Routes.double_rule`, which every part of the engine asks.
 
 What each hook may change
 -------------------------

@@ -38,21 +38,52 @@ class Consistency(Setup):
 
     # --------------------------------------------------------------- hooks
     def cards_elsewhere(self, s: GameState) -> list[int]:
-        """Cards outside decks, discards, row and hands (e.g. a tunnel's reveal)."""
+        """Cards outside decks, discards, row and hands (e.g. a tunnel's reveal).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.cards_elsewhere(g)
+        []
+        """
         return []
 
     def tickets_elsewhere(self, s: GameState) -> list[int]:
-        """Tickets held somewhere besides deck, hands and pending (e.g. the box)."""
+        """Tickets held somewhere besides deck, hands and pending (e.g. the box).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.tickets_elsewhere(g)
+        []
+        """
         return []
 
     def score_offset(self, s: GameState, player: int) -> int:
-        """Running-score points that are not route points (e.g. exchanges)."""
+        """Running-score points that are not route points (e.g. exchanges).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.score_offset(g, 0)
+        0
+        """
         return 0
 
     def placed(self, s: GameState, p: int) -> int:
+        """Pieces seat ``p`` has placed on its routes.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.set_owner(g, 0, 1)
+        >>> ed.placed(g, 1)
+        2
+        """
         return sum(self.route_length[i] for i, o in enumerate(s._owners) if o == p)
 
     def piece_problems(self, s: GameState) -> list[str]:
+        """Every way the pieces break conservation (placed + in supply = the edition's ``pieces``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.piece_problems(g)
+        []
+        >>> ed.set_owner(g, 0, 1)
+        >>> ed.piece_problems(g)
+        ['player 1 has 45 trains and 2 placed, expected 45 in all']
+        """
         out = []
         for p in range(s.n):
             if s._pieces[p] < 0:
@@ -64,7 +95,15 @@ class Consistency(Setup):
 
     # --------------------------------------------------------------- the checks
     def problems(self, s: GameState) -> list[str]:
-        """Every way the position breaks the rules (an empty list when all is well)."""
+        """Every way the position breaks the rules (an empty list when all is well).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.problems(g)
+        []
+        >>> ed.add_score(g, 0, 3)
+        >>> ed.problems(g)
+        ['the initial tickets are being chosen, but the running scores are [3, 0], not all 0', "player 0's running score 3 differs from the recount 0"]
+        """
         out = self._phase_problems(s)
         out += self._setup_problems(s)
         out += self._card_problems(s)

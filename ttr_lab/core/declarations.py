@@ -95,9 +95,9 @@ class Field:
         a rule's to write.  :meth:`EditionBase.derive` computes it when a
         position is built or loaded, and the engine keeps it in step during
         play through the incremental hook the rule that declares it
-        provides (:meth:`~ttr_lab.core.claiming.Claiming.mark_taken` after a
+        provides (:meth:`~ttr_lab.core.routes.Routes.mark_taken` after a
         route changes owner, through
-        :meth:`~ttr_lab.core.claiming.Claiming.set_owner`).
+        :meth:`~ttr_lab.core.routes.Routes.set_owner`).
     ``dealt``
         set at setup by chance, one :meth:`EditionBase.chance_pick` of kind
         ``key`` per entry of its saved form (a list), in order: a record's

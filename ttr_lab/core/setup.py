@@ -46,6 +46,12 @@ class Setup(Tickets):
     """A new game's position."""
 
     def first_seat(self, seed: int, n: int) -> int:
+        """The seat that plays first (option ``first_player``, C2: a seat, or ``"random"`` from the game's seed).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.first_seat(g.seed, 2)
+        0
+        """
         fp = self.options["first_player"]
         if fp == "random":
             return random.Random(f"ttr_lab:{seed}:first").randrange(n)
@@ -54,7 +60,14 @@ class Setup(Tickets):
         return int(fp)
 
     def new_position(self, s: GameState) -> None:
-        """Give ``s`` (with ``n`` and ``seed`` set) every field, then set the game up."""
+        """Give ``s`` (with ``n`` and ``seed`` set) every field, then set the game up.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> s = object.__new__(type(g)); s._init(ed, ('Ada', 'Bob'), 1)
+        >>> ed.new_position(s)
+        >>> s.to_dict() == g.to_dict()
+        False
+        """
         for f in self.fields_added:
             setattr(s, f.attr, f.initial(self, s.n))
         ch = s._chance
@@ -68,6 +81,12 @@ class Setup(Tickets):
         self.setup(s)
 
     def setup(self, s: GameState) -> None:
+        """Set a new game up (B1): shuffle, deal the starting cards, turn up the row (unless option ``deal_row_after_tickets``, C3), deal the initial tickets.  A rule with setup of its own extends it.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> len(g.pending_tickets), g.hand_size(1), None in g.row    # what setup dealt
+        (3, 4, False)
+        """
         self.shuffle_decks(s)
         for p in range(s.n):
             for pile, k in enumerate(self.starting_cards):

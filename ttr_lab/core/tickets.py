@@ -51,7 +51,13 @@ class Tickets(Claiming):
         tickets leave it; with a chance slot set they may be recorded or forced).
 
         A deck shorter than ``k`` deals what remains (rule A5): never a
-        ticket that stays in the deck as well."""
+        ticket that stays in the deck as well.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> n = g.ticket_deck_size
+        >>> len(ed.take_tickets(g, 3)), g.ticket_deck_size == n - 3
+        (3, True)
+        """
         deck = s._tdeck
         k = max(0, min(k, len(deck)))
         ch = s._chance
@@ -61,26 +67,56 @@ class Tickets(Claiming):
         return deck[-1 : -k - 1 : -1]
 
     def deal_setup_tickets(self, s: GameState) -> tuple[tuple[int, ...], ...]:
-        """Deal each player's initial tickets from the top of the ticket deck."""
+        """Deal each player's initial tickets from the top of the ticket deck.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> [len(t) for t in ed.deal_setup_tickets(g)]
+        [3, 3]
+        """
         k = self.setup_tickets[0]
         return tuple(self.take_tickets(s, k) for _ in range(s.n))
 
     def return_setup_tickets(self, s: GameState, returned: tuple[int, ...]) -> None:
-        """Unkept initial tickets go to the bottom of the deck, the first returned lowest."""
+        """Unkept initial tickets go to the bottom of the deck, the first returned lowest.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> n = g.ticket_deck_size
+        >>> ed.return_setup_tickets(g, (1, 2))
+        >>> g.ticket_deck_size - n
+        2
+        """
         s._tdeck = tuple(reversed(returned)) + s._tdeck
 
     def start_play(self, s: GameState) -> None:
-        """Every player has chosen tickets: the first turn begins."""
+        """Every player has chosen tickets: the first turn begins.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.start_play(g)
+        >>> g.phase.name, g.current_player
+        ('TURN', 0)
+        """
         if self.options["deal_row_after_tickets"]:
             self.deal_row(s)
         self.set_decision(s, _TURN, s._first)
 
     # --------------------------------------------------------------- legal moves
     def keep_min(self, s: GameState) -> int:
+        """How many tickets the current choice must keep (setup: ``setup_tickets[1]``, a draw: ``draw_tickets[1]``; at most the tickets offered).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.keep_min(g), len(g.pending_tickets)
+        (2, 3)
+        """
         k = self.setup_tickets[1] if s._phase == _SETUP else self.draw_tickets[1]
         return min(k, len(s._pending))
 
     def keep_groups(self, s: GameState) -> list[Any]:
+        """The legal keeps of a ticket choice: every subset of the pending tickets at least :meth:`keep_min` long.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.keep_groups(g)[0][0]    # keep 2 or 3 of 3
+        4
+        """
         pend = sorted(s._pending)
         make = KeepTickets._unchecked
         out: list[Move] = [make(c) for k in range(self.keep_min(s), len(pend) + 1) for c in combinations(pend, k)]
@@ -88,10 +124,23 @@ class Tickets(Claiming):
         return [(len(out), _identity, out)]
 
     def ticket_draw_groups(self, s: GameState) -> list[Any]:
+        """A ticket draw, while the ticket deck has tickets (A5).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.ticket_draw_groups(g)[0][2]
+        [DrawTickets()]
+        """
         return [(1, _identity, _DRAW)] if s._tdeck else []
 
     # --------------------------------------------------------------- checks
     def check_tickets(self, s: GameState, move: DrawTickets) -> tuple[str, str] | None:
+        """Why drawing tickets is illegal now, or None (A5).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.check_tickets(g, ttr_lab.DrawTickets())
+        ('A5', 'players are choosing their initial tickets; expected a keep move')
+        """
         if s._phase != _TURN:
             return self.phase_error(s)
         if not s._tdeck:
@@ -99,6 +148,12 @@ class Tickets(Claiming):
         return None
 
     def check_keep(self, s: GameState, move: KeepTickets) -> tuple[str, str] | None:
+        """Why keeping ``move.tickets`` is illegal now, or None (A5, B1).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.check_keep(g, ttr_lab.KeepTickets(tuple(t.id for t in g.pending_tickets[:1])))
+        ('B1', 'must keep at least 2 of the 3 tickets at setup')
+        """
         if s._phase not in (_SETUP, _KEEP):
             return self.phase_error(s)
         pend = set(s._pending)
@@ -117,11 +172,26 @@ class Tickets(Claiming):
 
     # --------------------------------------------------------------- effects
     def apply_tickets(self, s: GameState, move: DrawTickets) -> None:
+        """Draw tickets (A5): the current player chooses from them next (phase ``KEEP_TICKETS``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> for _ in range(2): g.play(g.legal_moves[0])    # both keep tickets: a turn
+        >>> ed.apply_tickets(g, ttr_lab.DrawTickets())
+        >>> g.phase.name, len(g.pending_tickets)
+        ('KEEP_TICKETS', 3)
+        """
         s._pending = self.take_tickets(s, min(self.draw_tickets[0], len(s._tdeck)))
         self.reset_passes(s)
         self.set_decision(s, _KEEP)
 
     def apply_keep(self, s: GameState, move: KeepTickets) -> None:
+        """Keep ``move.tickets``: the others go back under the deck; at setup the next seat chooses (B1) or play starts, after a draw the turn ends.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("usa", players=2, seed=1); ed = g.edition
+        >>> ed.apply_keep(g, ttr_lab.KeepTickets(tuple(t.id for t in g.pending_tickets)))
+        >>> len(g.tickets(0)), g.current_player
+        (3, 1)
+        """
         p = s._cur
         kept = move.tickets
         returned = tuple(t for t in s._pending if t not in kept)

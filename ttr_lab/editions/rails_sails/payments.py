@@ -131,7 +131,7 @@ class RSPayments(RouteClasses):
 
     def open_routes(self, s: GameState) -> list[int]:
         """Indices of the routes some seat may still claim, in route order
-        (:meth:`~ttr_lab.core.claiming.Claiming.open_routes`, from the bitmask).
+        (:meth:`~ttr_lab.core.routes.Routes.open_routes`, from the bitmask).
 
         >>> import ttr_lab
         >>> g = ttr_lab.new_game("world", players=2, seed=1)
