@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..cards import CardType
 from ..data import Map, Route, load_map
 from ..errors import MapDataError, TtrError
-from ..moves import CardList, Move
+from ..moves import Move
 from ..phases import Phase
 from .accessors import Accessors, accessor_members, combined_accessors
 from .declarations import Api, Field, check_bool, check_choice, is_count, merged
@@ -208,11 +208,21 @@ class EditionBase:
         """Derived lookup tables of the rules (each rule mixin adds its own)."""
 
     def ticket_deck(self) -> tuple[int, ...]:
-        """Ids of the tickets in the draw deck at the start (before shuffling)."""
+        """Ids of the tickets in the draw deck at the start (before shuffling).
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> len(ed.ticket_deck()), len(ed.ticket_universe())    # Europe's long tickets are dealt apart
+        (40, 46)
+        """
         return tuple(t.id for t in self.map.tickets if not t.is_tour)
 
     def ticket_universe(self) -> tuple[int, ...]:
-        """Every ticket a game of this edition uses (deck, and any dealt apart)."""
+        """Every ticket a game of this edition uses (deck, and any dealt apart).
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> set(ed.ticket_deck()) < set(ed.ticket_universe())
+        True
+        """
         return self.ticket_deck()
 
     # --- derived tables ---------------------------------------------------------
@@ -263,17 +273,32 @@ class EditionBase:
     # --- what the plug-ins add, for generic code --------------------------------
     @property
     def move_types(self) -> tuple[type[Move], ...]:
-        """The move classes of this edition, in sort order."""
+        """The move classes of this edition, in sort order.
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> [c.verb for c in ed.move_types][-3:]
+        ['station', 'tickets', 'keep']
+        """
         return tuple(sorted(self._plugins["moves"], key=lambda c: c.rank))
 
     @property
     def phase_list(self) -> tuple[Phase, ...]:
-        """The phases a game of this edition can be in."""
+        """The phases a game of this edition can be in.
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> [p.name for p in ed.phase_list][-2:]
+        ['TUNNEL', 'GAME_OVER']
+        """
         return tuple(sorted(Phase.of(p) for p in {*self._plugins["phases"], int(Phase.GAME_OVER)}))
 
     @property
     def fields_added(self) -> tuple[Field, ...]:
-        """The position fields of this edition (the base rules' and its own)."""
+        """The position fields of this edition (the base rules' and its own).
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> [f.key for f in ed.fields_added if f.key]
+        ['box', 'stations', 'tunnel']
+        """
         return tuple(self._plugins["fields"])
 
     @property
@@ -293,36 +318,60 @@ class EditionBase:
 
     @property
     def widget_controls(self) -> tuple[str, ...]:
-        """Names of the widget controls this edition's decisions need."""
+        """Names of the widget controls this edition's decisions need.
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> ed.widget_controls
+        ('build', 'tunnel')
+        """
         return tuple(self._plugins["controls"])
 
     @property
     def buildings(self) -> tuple[tuple[str, str], ...]:
-        """``(kind, accessor)`` for each kind of piece built on cities."""
+        """``(kind, accessor)`` for each kind of piece built on cities.
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> ed.buildings
+        (('station', 'stations'),)
+        """
         return tuple(self._plugins["building"])
 
     def derive(self, s: GameState) -> None:
-        """Recompute the derived fields of a state from its position (after loading)."""
+        """Recompute the derived fields of a state from its position (after loading).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("europe", players=2, seed=1); ed = g.edition
+        >>> ed.derive(g)    # the base rules' free-route cache, from the owners
+        """
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
-        """The edition's public fields in ``player``'s view (``PlayerView.to_dict``)."""
+        """The edition's public fields in ``player``'s view (``PlayerView.to_dict``).
+
+        >>> import ttr_lab; g = ttr_lab.new_game("europe", players=2, seed=1); ed = g.edition
+        >>> ed.view_fields(g, 1)
+        {'stations': {}, 'tunnel': None}
+        """
         return {}
 
     # --- sensible defaults for an edition's own decisions (bots use them) -------
     def default_choice(self, view: PlayerView, moves: list[Move]) -> Move | None:
         """A sensible move for a decision of a phase this edition adds (a
-        tunnel, the setup split), from ``view`` alone; None to let the caller choose."""
+        tunnel, the setup split), from ``view`` alone; None to let the caller choose.
+
+        >>> import ttr_lab; g = ttr_lab.new_game("europe", players=2, seed=1); ed = g.edition
+        >>> ed.default_choice(g.view(0), list(g.legal_moves)) is None    # not a decision of Europe's own
+        True
+        """
         return None
 
     def suggested_action(self, view: PlayerView, moves: list[Move]) -> Move | None:
         """An action of this edition's own worth taking now (a harbor in a
-        ticket city), from ``view`` alone; None if there is none."""
-        return None
+        ticket city), from ``view`` alone; None if there is none.
 
-    def wilds_in(self, cards: CardList) -> int:
-        """How many wild cards a payment uses."""
-        index, types = self.card_index, self.card_types
-        return sum(k for name, k in cards if types[index[name]].wild)
+        >>> import ttr_lab; g = ttr_lab.new_game("europe", players=2, seed=1); ed = g.edition
+        >>> ed.suggested_action(g.view(0), list(g.legal_moves)) is None
+        True
+        """
+        return None
 
     # --- identity -------------------------------------------------------------
     def _option_items(self) -> tuple[tuple[str, str], ...]:

@@ -236,6 +236,16 @@ class Decks(EditionBase):
         s._hands = s._hands[:p] + (tuple(h),) + s._hands[p + 1 :]
         self.discard(s, spent)
 
+    def wilds_in(self, cards: CardList) -> int:
+        """How many wild cards a payment uses.
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> ed.wilds_in((("loco", 2), ("red", 1)))
+        2
+        """
+        index, types = self.card_index, self.card_types
+        return sum(k for name, k in cards if types[index[name]].wild)
+
     def card_ids(self, cards: CardList) -> list[tuple[int, int]]:
         """Card names to indices (for moves already checked).
 

@@ -56,12 +56,26 @@ def is_count(v: object) -> bool:
 
 
 def check_bool(opts: Mapping[str, Any], *names: str) -> None:
+    """Raise :class:`~ttr_lab.errors.TtrError` naming the first of options ``names`` that is not True or False.
+
+    >>> check_bool({"a": True, "b": 1}, "a", "b")
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.TtrError: b must be True or False, not 1
+    """
     for name in names:
         if not isinstance(opts[name], bool):
             raise TtrError(f"{name} must be True or False, not {opts[name]!r}")
 
 
 def check_choice(opts: Mapping[str, Any], name: str, choices: tuple[str, ...]) -> None:
+    """Raise :class:`~ttr_lab.errors.TtrError` unless option ``name`` is one of ``choices``.
+
+    >>> check_choice({"order": "any"}, "order", ("trail", "strict"))
+    Traceback (most recent call last):
+    ...
+    ttr_lab.errors.TtrError: order must be one of 'trail', 'strict', not 'any'
+    """
     if opts[name] not in choices:
         raise TtrError(f"{name} must be one of {', '.join(map(repr, choices))}, not {opts[name]!r}")
 

@@ -227,7 +227,15 @@ class EditionHooks(EditionBase):
     def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
         """The move building such a piece in ``city`` that ``hand`` (card
         counts) pays with the fewest wilds; None if it cannot (the default;
-        an example is :meth:`can_build`'s)."""
+        an example is :meth:`can_build`'s).
+
+        >>> import ttr_lab
+        >>> ed = ttr_lab.find_edition("world"); hand = [0] * len(ed.card_types); hand[ed.card_index["wild"]] = 4
+        >>> str(ed.ticket_build(tuple(hand), "Athina"))
+        'harbor Athina wild:4'
+        >>> ttr_lab.find_edition("usa").ticket_build(tuple(hand), "Denver") is None
+        True
+        """
         return None
 
     def builds_left(self, view: PlayerView) -> int:
@@ -285,12 +293,22 @@ class EditionHooks(EditionBase):
     # ------------------------------------------------------------------ the table scorer and the editor
     @property
     def scorer_facts(self) -> Mapping[str, str]:
-        """Every fact :func:`~ttr_lab.table_score.score` takes for this edition (its rules' ``table_facts``)."""
+        """Every fact :func:`~ttr_lab.table_score.score` takes for this edition (its rules' ``table_facts``).
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> sorted(ed.scorer_facts)
+        ['stations']
+        """
         return MappingProxyType(dict(self._plugins["table_facts"] or {}))
 
     @property
     def editor_facts(self) -> Mapping[str, str]:
-        """Every fact :func:`~ttr_lab.editor.seat_view` takes for this edition (its rules' ``seat_facts``)."""
+        """Every fact :func:`~ttr_lab.editor.seat_view` takes for this edition (its rules' ``seat_facts``).
+
+        >>> import ttr_lab; ed = ttr_lab.find_edition("europe")
+        >>> sorted(ed.editor_facts)
+        ['stations', 'trains']
+        """
         return MappingProxyType(dict(self._plugins["seat_facts"] or {}))
 
     def table_pieces(self, t: Table) -> None:
