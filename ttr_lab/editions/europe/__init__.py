@@ -102,6 +102,7 @@ class Europe(StationMarks, Ferries, Tunnels, Stations, LongTickets):
         return (score.tickets_completed, -built, 1 if score.player in holders else 0)
 
     def tiebreak_text(self, shared: bool) -> str:
+        """How ties were broken, in words (B3's tie-breakers)."""
         if shared:
             return "tied on points and on every tie-breaker: a shared win"
         return "tie on points broken by completed tickets, then fewest stations built, then the European Express"

@@ -24,9 +24,11 @@ class Ferries(Edition):
     route_kinds = frozenset({"train", "ferry"})
 
     def route_min_wilds(self, ri: int) -> int:
+        """A ferry's locomotive spaces: the locomotives every payment of route index ``ri`` includes."""
         return self.routes[ri].locomotives
 
     def check_payment(self, s: GameState, ri: int, cards: list[tuple[int, int]]) -> tuple[str, str] | None:
+        """The basic payment (A4), with a ferry's locomotives paid as locomotives (B3)."""
         why = super().check_payment(s, ri, cards)
         if why:
             return why

@@ -88,6 +88,7 @@ class LongTickets(Edition):
         return self.regular_tickets
 
     def ticket_universe(self) -> tuple[int, ...]:
+        """The regular tickets and the long ones (dealt apart)."""
         return self.regular_tickets + self.long_tickets
 
     def deal_setup_tickets(self, s: GameState) -> tuple[tuple[int, ...], ...]:
@@ -107,6 +108,7 @@ class LongTickets(Edition):
         return (1 if self.long_tickets else 0) + self.regular_dealt
 
     def ticket_box_size(self, view: PlayerView) -> int:
+        """The box's size, which every view shows (its tickets are hidden from all)."""
         return int(view.box_size)
 
     def swap_ticket_aside(self, s: GameState, old: int, new: int) -> bool:
@@ -131,6 +133,7 @@ class LongTickets(Edition):
         s._box = s._box + returned
 
     def tickets_elsewhere(self, s: GameState) -> list[int]:
+        """The tickets in the box."""
         return [*super().tickets_elsewhere(s), *s._box]
 
     def box_size(self, s: GameState) -> int:
@@ -138,6 +141,7 @@ class LongTickets(Edition):
         return len(s._box)
 
     def problems(self, s: GameState) -> list[str]:
+        """The base checks, and no long ticket in the draw deck (the box holds the undealt ones)."""
         out = super().problems(s)
         longs = set(self.long_tickets)
         if any(t in longs for t in s._tdeck):

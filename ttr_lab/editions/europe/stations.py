@@ -232,6 +232,7 @@ class Stations(Edition):
         return tuple(s._stations[s.seat(player)])
 
     def stations_left(self, s: GameState, player: int) -> int:
+        """How many stations ``player`` may still build."""
         return self.stations_per_player - len(s._stations[s.seat(player)])
 
     def borrowed_routes(self, s: GameState, player: int) -> dict[str, int | None]:
@@ -239,10 +240,12 @@ class Stations(Edition):
         return station_borrowing(s, s.seat(player))
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The base view, and every station built (public)."""
         return {**super().view_fields(s, player), "stations": self.stations(s)}
 
     # ------------------------------------------------------------------ hooks (public: the stations)
     def stations_from_view(self, view: PlayerView, ctx: Rebuild) -> list[list[str]]:
+        """The stations, as the view shows them (public)."""
         return [list(view.stations_of(q)) for q in range(view.num_players)]
 
     def table_extra(self, t: Table) -> None:
@@ -288,6 +291,7 @@ class Stations(Edition):
         return [(k, _station_moves, (city, options)) for city in self._station_cities if city not in taken]
 
     def check_station(self, s: GameState, move: BuildStation) -> tuple[str, str] | None:
+        """Why building a station is illegal now, or None (B3: a free city, the n-th station costs n cards of one colour)."""
         if s.phase != _TURN:
             return self.phase_error(s)
         if move.city not in self._station_city_set:
@@ -310,6 +314,7 @@ class Stations(Edition):
         return None
 
     def apply_station(self, s: GameState, move: BuildStation) -> None:
+        """Build the station and pay; the action is done."""
         p = s.current_player
         s._stations = s._stations[:p] + (s._stations[p] + (move.city,),) + s._stations[p + 1 :]
         self.pay(s, self.card_ids(move.cards))
@@ -341,6 +346,7 @@ class Stations(Edition):
 
     # ------------------------------------------------------------------ consistency
     def problems(self, s: GameState) -> list[str]:
+        """The base checks, and the stations': at most ``stations_per_player`` each, one per city, on the map."""
         out = super().problems(s)
         if s.phase == int(Phase.SETUP_TICKETS) and any(s._stations):
             out.append("the initial tickets are being chosen, but stations are built")

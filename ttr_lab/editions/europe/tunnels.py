@@ -203,6 +203,7 @@ class Tunnels(Edition):
         )
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The base view, and a pending tunnel's reveal (public)."""
         d = super().view_fields(s, player)
         t = self.tunnel(s)
         d["tunnel"] = (
@@ -245,6 +246,7 @@ class Tunnels(Edition):
 
     # ------------------------------------------------------------------ the claim
     def apply_claim(self, s: GameState, move: ClaimRoute) -> None:
+        """A claim of a tunnel turns up three cards first (B3): with matching cards the claimer pays more or declines (phase ``TUNNEL``)."""
         ri = self.route_index[move.route]
         if not self._is_tunnel[ri]:
             super().apply_claim(s, move)
@@ -271,6 +273,7 @@ class Tunnels(Edition):
 
     # ------------------------------------------------------------------ the decision
     def tunnel_groups(self, s: GameState) -> list[Any]:
+        """The legal moves of phase ``TUNNEL``: every payment of the extra cards, or declining."""
         moves: list[Move] = [*self.tunnel_payments(s), DeclineTunnel()]
         return [(len(moves), _identity, moves)]
 
@@ -278,6 +281,7 @@ class Tunnels(Edition):
         return tuple((self.card_name(c), k) for c, k in s._tunnel[1])
 
     def tunnel_payments(self, s: GameState) -> list[Move]:
+        """Every payment of a pending tunnel's extra cards from the claimer's hand (less the cards already committed)."""
         _, paid, _, extra, x = s._tunnel
         free = list(s.hand_counts(s.current_player))
         for c, k in paid:
@@ -301,6 +305,7 @@ class Tunnels(Edition):
         return out
 
     def check_pay_tunnel(self, s: GameState, move: PayTunnel) -> tuple[str, str] | None:
+        """Why paying ``move.cards`` for the pending tunnel is illegal, or None (B3)."""
         if s.phase != _TUNNEL:
             return self.phase_error(s)
         cards = self.hand_cards(s, move.cards, R_EUROPE, reserved=self._reserved(s), reserved_as="the tunnel payment")
@@ -321,6 +326,7 @@ class Tunnels(Edition):
         return None
 
     def apply_pay_tunnel(self, s: GameState, move: PayTunnel) -> None:
+        """Pay the claim and the extra cards, discard the reveal, and complete the claim."""
         ri, paid, revealed, _, _ = s._tunnel
         s._tunnel = ()
         self.pay(s, list(paid) + self.card_ids(move.cards))
@@ -328,11 +334,13 @@ class Tunnels(Edition):
         self.complete_claim(s, ri)
 
     def check_decline(self, s: GameState, move: DeclineTunnel) -> tuple[str, str] | None:
+        """Why declining is illegal now (no tunnel pending), or None."""
         if s.phase != _TUNNEL:
             return self.phase_error(s)
         return None
 
     def apply_decline(self, s: GameState, move: DeclineTunnel) -> None:
+        """Decline the tunnel: the cards stay in the hand, the reveal is discarded, the action is done."""
         revealed = s._tunnel[2]
         s._tunnel = ()
         self.discard(s, revealed)
@@ -347,9 +355,11 @@ class Tunnels(Edition):
 
     # ------------------------------------------------------------------ consistency
     def cards_elsewhere(self, s: GameState) -> list[int]:
+        """A pending tunnel's three turned-up cards."""
         return [*super().cards_elsewhere(s), *(s._tunnel[2] if s._tunnel else ())]
 
     def problems(self, s: GameState) -> list[str]:
+        """The base checks, and a pending tunnel's: the phase, the committed cards in hand, the route free."""
         out = super().problems(s)
         if (s.phase == _TUNNEL) != bool(s._tunnel):
             out.append("a tunnel decision is due exactly when a tunnel claim is pending")

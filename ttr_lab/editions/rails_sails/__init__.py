@@ -147,11 +147,13 @@ class RailsSails(HarborMarks, Tours, Harbors, Exchange, Piles):
         return ids or tuple(t.id for t in self.map.tickets)
 
     def tiebreak_key(self, s: Any, score: PlayerScore, holders: set[int]) -> tuple[Any, ...]:
+        """Completed tickets (option ``tiebreak="completed_tickets"``), else none: a shared win (B4)."""
         if self.options["tiebreak"] == "completed_tickets":
             return (score.tickets_completed,)
         return ()
 
     def tiebreak_text(self, shared: bool) -> str:
+        """How ties were broken, in words (option ``tiebreak``)."""
         if shared:
             if self.options["tiebreak"] == "completed_tickets":
                 return "tied on points and on completed tickets: a shared win"

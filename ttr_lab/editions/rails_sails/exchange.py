@@ -110,10 +110,12 @@ class Exchange(Pieces):
         return int(s._exchanged[s.seat(player)])
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The base view, and every seat's exchanges so far (public)."""
         return {**super().view_fields(s, player), "exchanged": list(s._exchanged)}
 
     # ------------------------------------------------------------------ hooks: views, tables
     def exchanged_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int]:
+        """The exchanges, as the view shows them (public)."""
         return [view.exchanged(q) for q in range(view.num_players)]
 
     def piece_choices_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int | None]:
@@ -152,6 +154,7 @@ class Exchange(Pieces):
         t.scores = [score - ex.get(p, 0) for p, score in enumerate(t.scores)]
 
     def exchange_options(self, s: GameState) -> list[Move]:
+        """Every exchange the current player could make: pieces of one kind from the box, the same number of the other back."""
         p = s.current_player
         tb, sb = s._box[p]
         key = (min(sb, s._pieces[p]), min(tb, s._ships[p]))
@@ -163,6 +166,7 @@ class Exchange(Pieces):
         return out
 
     def exchange_groups(self, s: GameState) -> list[Any]:
+        """The exchanges of a turn, as one lazy group of the legal moves."""
         p = s.current_player
         tb, sb = s._box[p]
         t, sh = s._pieces[p], s._ships[p]
@@ -170,6 +174,7 @@ class Exchange(Pieces):
         return [(k, lambda _: self.exchange_options(s), None)] if k else []
 
     def check_exchange(self, s: GameState, move: ExchangePieces) -> tuple[str, str] | None:
+        """Why ``move`` is not a legal exchange now, or None (B4)."""
         if s.phase != _TURN:
             return self.phase_error(s)
         if move.take not in ("trains", "ships"):
@@ -199,6 +204,7 @@ class Exchange(Pieces):
         return all(not fn(s) for fn in self._stuck_checks)
 
     def apply_exchange(self, s: GameState, move: ExchangePieces) -> None:
+        """Exchange pieces with the box (a point each); a turn on which nothing else was possible counts toward the all-pass end."""
         p = s.current_player
         stuck = self.only_exchanges_possible(s)
         k = move.count
@@ -224,9 +230,11 @@ class Exchange(Pieces):
 
     # ------------------------------------------------------------------ scoring and consistency
     def score_terms(self, s: GameState, player: int, tickets: tuple[TicketResult, ...]) -> tuple[tuple[str, int], ...]:
+        """The base terms, and the points the exchanges cost."""
         k = s._exchanged[player]
         own = ((f"pieces exchanged ({k})", -k),) if k else ()
         return own + super().score_terms(s, player, tickets)
 
     def score_offset(self, s: GameState, player: int) -> int:
+        """The running score's exchanges (a point lost each)."""
         return super().score_offset(s, player) - int(s._exchanged[player])

@@ -165,15 +165,19 @@ class Harbors(RSPayments):
         return {c: p for p, cities in enumerate(s._harbors) for c in cities}
 
     def harbors_of(self, s: GameState, player: int) -> tuple[str, ...]:
+        """A player's harbor cities, in building order."""
         return tuple(s._harbors[s.seat(player)])
 
     def harbors_left(self, s: GameState, player: int) -> int:
+        """How many harbors ``player`` may still build."""
         return self.harbors - len(s._harbors[s.seat(player)])
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The base view, and every harbor built (public)."""
         return {**super().view_fields(s, player), "harbors": self.harbors_built(s)}
 
     def harbors_from_view(self, view: PlayerView, ctx: Rebuild) -> list[list[str]]:
+        """The harbors, as the view shows them (public)."""
         return [list(view.harbors_of(q)) for q in range(view.num_players)]
 
     def table_extra(self, t: Table) -> None:
@@ -191,6 +195,7 @@ class Harbors(RSPayments):
 
     # ------------------------------------------------------------------ derived: cities reached
     def derive(self, s: GameState) -> None:
+        """The base rules' derived fields, and ``_rs_touch``: per seat, the harbor cities its routes reach."""
         super().derive(s)
         touch = [0] * s.n
         for ri, o in enumerate(s._owners):
@@ -199,6 +204,7 @@ class Harbors(RSPayments):
         s._rs_touch = tuple(touch)
 
     def mark_taken(self, s: GameState, ri: int) -> None:
+        """The base rules' derived fields, and the harbor cities the new owner's route reaches."""
         super().mark_taken(s, ri)
         ends = self._rs_route_harbors[ri]
         if ends:  # the harbor cities this route lets its owner build in
@@ -231,6 +237,7 @@ class Harbors(RSPayments):
         return n
 
     def harbor_options(self, h: tuple[int, ...], city: str) -> list[Move]:
+        """Every payment of a harbor from hand ``h``."""
         names = self._cname
         w = h[WILD] if self.options["harbor_wilds"] else 0
         wname = names[WILD]
@@ -261,6 +268,7 @@ class Harbors(RSPayments):
         return [names[i] for i in range(sites.bit_length()) if sites >> i & 1]
 
     def harbor_groups(self, s: GameState) -> list[Any]:
+        """One lazy group per harbor city the current player may build in now."""
         p = s.current_player
         if len(s._harbors[p]) >= self.harbors or not s._rs_touch[p]:
             return []
@@ -271,6 +279,7 @@ class Harbors(RSPayments):
         return [(n, lambda city: self.harbor_options(h, city), city) for city in self.harbor_sites(s, p)]
 
     def check_harbor(self, s: GameState, move: BuildHarbor) -> tuple[str, str] | None:
+        """Why building a harbor in ``move.city`` is illegal now, or None (B4)."""
         if s.phase != _TURN:
             return self.phase_error(s)
         m = self.map
@@ -316,6 +325,7 @@ class Harbors(RSPayments):
         return None
 
     def apply_harbor(self, s: GameState, move: BuildHarbor) -> None:
+        """Build the harbor and pay; the action is done."""
         p = s.current_player
         s._harbors = s._harbors[:p] + (s._harbors[p] + (move.city,),) + s._harbors[p + 1 :]
         self.pay(s, self.card_ids(move.cards))
@@ -341,6 +351,7 @@ class Harbors(RSPayments):
         return cities & ends
 
     def can_build(self, hand: tuple[int, ...]) -> bool:
+        """Whether ``hand`` pays for a harbor."""
         return sum(hand) >= 4 and self.harbor_count(hand) > 0
 
     def ticket_build(self, hand: tuple[int, ...], city: str) -> Move | None:
@@ -349,6 +360,7 @@ class Harbors(RSPayments):
         return min(opts, key=lambda m: (self.wilds_in(m.cards), m)) if opts else None  # type: ignore[attr-defined]
 
     def builds_left(self, view: PlayerView) -> int:
+        """How many harbors ``view``'s seat may still build."""
         return int(view.harbors_left(view.player))
 
     # ------------------------------------------------------------------ scoring and consistency
@@ -366,6 +378,7 @@ class Harbors(RSPayments):
         return tuple(out) + super().score_terms(s, player, tickets)
 
     def problems(self, s: GameState) -> list[str]:
+        """The base checks, and the harbors': at most ``harbors`` each, one per city, at the end of an own route."""
         out = super().problems(s)
         built = [c for h in s._harbors for c in h]
         for p, cities in enumerate(s._harbors):

@@ -69,6 +69,7 @@ class RSPayments(RouteClasses):
         s._rs_blocked = tuple(blocked)
 
     def mark_taken(self, s: GameState, ri: int) -> None:
+        """Keep the bitmasks in step: the route (and, with 2-3 players, its double) leaves ``_free``; with 4-5 the owner may not claim the double."""
         o = s._owners[ri]
         gone = 1 << ri
         pr = self.route_partner[ri]

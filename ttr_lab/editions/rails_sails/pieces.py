@@ -107,8 +107,7 @@ def _load_choices(ed: Any, n: int, data: Any) -> tuple[int, ...]:
 
 
 class PieceAccessors(Accessors):
-    """Trains, ships and the box, asked of a game or a view (public: a seat's
-    setup split is not, until every seat has chosen).
+    """Trains, ships and the box, asked of a game or a view (public; a seat's split is not until all have chosen).
 
     >>> import ttr_lab
     >>> g = ttr_lab.new_game("world", players=2, seed=1)
@@ -187,9 +186,11 @@ class Pieces(RSPayments):
 
     # ------------------------------------------------------------------ public read API
     def trains(self, s: GameState, player: int) -> int:
+        """Train pieces ``player`` has in supply."""
         return int(s._pieces[s.seat(player)])
 
     def ships(self, s: GameState, player: int) -> int:
+        """Ship pieces ``player`` has in supply."""
         return int(s._ships[s.seat(player)])
 
     def box(self, s: GameState, player: int) -> tuple[int, int]:
@@ -202,6 +203,7 @@ class Pieces(RSPayments):
         return bool(s._choice[s.seat(player)] >= 0)
 
     def view_fields(self, s: GameState, player: int) -> dict[str, Any]:
+        """The base view, and the pieces: supplies, boxes once revealed, who has chosen, the seat's own split."""
         revealed = s.phase not in (_SETUP, _PIECES)
         return {
             **super().view_fields(s, player),
@@ -214,12 +216,15 @@ class Pieces(RSPayments):
 
     # ------------------------------------------------------------------ hooks: views, tables
     def pieces_in_supply(self, view: PlayerView, player: int) -> tuple[int, int | None]:
+        """``(trains, ships)`` ``player`` has left, as ``view`` shows them."""
         return int(view.trains(player)), int(view.ships(player))
 
     def ships_from_view(self, view: PlayerView, ctx: Rebuild) -> list[int]:
+        """The ships, as the view shows them (public)."""
         return [view.ships(q) for q in range(view.num_players)]
 
     def box_from_view(self, view: PlayerView, ctx: Rebuild) -> list[dict[str, int]]:
+        """The boxes, as the view shows them (public)."""
         return [dict(zip(("trains", "ships"), view.box(q))) for q in range(view.num_players)]
 
     def table_pieces(self, t: Table) -> None:
@@ -265,12 +270,15 @@ class Pieces(RSPayments):
 
     # ------------------------------------------------------------------ pieces in play
     def pieces_left(self, s: GameState, p: int) -> int:
+        """Trains and ships together, for the end trigger (A6)."""
         return int(s._pieces[p] + s._ships[p])
 
     def pieces_for_route(self, s: GameState, p: int, ri: int) -> int:
+        """The ships for a ship route, the trains for any other."""
         return int(s._ships[p] if self.routes[ri].is_ship else s._pieces[p])
 
     def use_pieces(self, s: GameState, p: int, ri: int, n: int) -> None:
+        """Take ships for a ship route, trains for any other."""
         if self.routes[ri].is_ship:
             s._ships = s._ships[:p] + (s._ships[p] - n,) + s._ships[p + 1 :]
         else:
@@ -282,10 +290,12 @@ class Pieces(RSPayments):
         self.set_decision(s, _PIECES, s.first_player)
 
     def piece_groups(self, s: GameState) -> list[Any]:
+        """The legal moves of phase ``SETUP_PIECES``: every split the edition allows."""
         moves = list(self._choose_moves)
         return [(len(moves), _identity, moves)]
 
     def check_choose(self, s: GameState, move: ChoosePieces) -> tuple[str, str] | None:
+        """Why choosing ``move.trains`` trains is illegal now, or None (B4)."""
         if s.phase != _PIECES:
             if s.phase == _SETUP:
                 return (R_RS, "pieces are chosen after the initial tickets")
@@ -301,6 +311,7 @@ class Pieces(RSPayments):
         return None
 
     def apply_choose(self, s: GameState, move: ChoosePieces) -> None:
+        """Record the seat's split (secret); when every seat has chosen, reveal them together and play starts."""
         p = s.current_player
         s._choice = s._choice[:p] + (move.trains,) + s._choice[p + 1 :]
         nxt = (p + 1) % s.n
@@ -334,6 +345,7 @@ class Pieces(RSPayments):
 
     # ------------------------------------------------------------------ consistency
     def placed_by_kind(self, s: GameState, p: int) -> tuple[int, int]:
+        """``(trains, ships)`` seat ``p`` has placed on its routes."""
         trains = ships = 0
         for i, o in enumerate(s._owners):
             if o == p:
@@ -344,6 +356,7 @@ class Pieces(RSPayments):
         return trains, ships
 
     def piece_problems(self, s: GameState) -> list[str]:
+        """Conservation of both kinds (placed + in supply + in the box), and the setup split: who has chosen, when."""
         out = []
         setup = s.phase in (_SETUP, _PIECES)
         for p in range(s.n):

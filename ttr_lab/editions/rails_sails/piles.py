@@ -27,9 +27,11 @@ class Piles(Edition):
     controls = ("piles",)
 
     def faceup_moves(self, slot: int) -> tuple[Move, ...]:
+        """The moves that take face-up ``slot``: one per pile, the one that refills it (B4: the taker chooses)."""
         return tuple(DrawFaceUp(slot, name) for name in sorted(self.pile_names))
 
     def check_refill(self, s: GameState, move: DrawFaceUp) -> tuple[str, str] | None:
+        """Why the refill pile the move names is wrong, or None."""
         if move.refill not in self.pile_names:
             piles = " or ".join(f"'faceup {move.slot} refill {name}'" for name in sorted(self.pile_names))
             if move.refill is None:
@@ -38,4 +40,5 @@ class Piles(Edition):
         return None
 
     def refill_pile(self, s: GameState, move: DrawFaceUp, slot: int) -> int:
+        """The pile the move names, else the slot's home pile."""
         return self._pile_by_name[move.refill]

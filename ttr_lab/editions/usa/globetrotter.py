@@ -23,6 +23,7 @@ class Globetrotter(Edition):
     globetrotter_bonus: int = 0
 
     def bonuses(self, s: GameState, scores: list[PlayerScore]) -> tuple[list[list[tuple[str, int]]], set[int]]:
+        """The base bonuses, and the Globetrotter (option ``variant``: the most completed tickets)."""
         out, holders = super().bonuses(s, scores)
         if self.globetrotter_bonus:
             most = max(sc.tickets_completed for sc in scores)
