@@ -80,6 +80,8 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_make_lab.py::test_make_lab_turns_autosave_off_where_jupyterlab_reads_it",
         "tests/test_packaging.py::test_importing_data_does_not_import_notebook_libraries",
         "tests/test_plugin_classroom.py::test_installed_variant_is_found_by_its_entry_points",
+        "tests/test_registry.py::test_an_installed_edition_is_found_in_a_process_pool",
+        "tests/test_registry.py::test_an_installed_edition_plays_and_replays_from_the_command_line",
         "tests/test_safeio.py::test_dev_stdin_when_it_is_a_pipe",
         "tests/test_safewrite.py::test_sigint_at_random_moments_leaves_a_whole_file",
         "tests/test_safewrite.py::test_the_librarys_saves_never_destroy_a_file",
