@@ -43,11 +43,12 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import TtrError
+from .kernel import Finish, finish_of, kernel_playout
+from .kernel.rng import SplitMix64
 from .moves import ClaimRoute, DrawFaceUp, DrawTickets, Move, StopDrawing
 from .phases import Phase
 from .playout_plan import PlayoutPlan
@@ -58,13 +59,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
     from .view import PlayerView
 
-__all__ = ["PlayoutBot", "run_playout"]
+__all__ = ["PlayoutBot", "run_playout", "play_out"]
 
 _TURN, _SECOND, _SETUP, _KEEP = Phase.TURN, Phase.SECOND_CARD, Phase.SETUP_TICKETS, Phase.KEEP_TICKETS
 
 
 class PlayoutBot(PlayoutPlan):
-    """The playout policy (see the module doc); deterministic for a seed and a position."""
+    """The playout policy (see the module doc); deterministic for a seed and a position
+    (its generator is :class:`~ttr_lab.kernel.rng.SplitMix64`, the compiled kernel's too)."""
 
     name = "playout"
     #: tuning: a face-up wild when the plan lacks at most so many colours;
@@ -76,7 +78,7 @@ class PlayoutBot(PlayoutPlan):
     car_cost = 0.6
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = SplitMix64(seed)
         self._sig: Any = None
         self._ed: Any = None
         self._T: Any = None
@@ -322,3 +324,25 @@ def run_playout(
         p = state.current_player
         push(bots[p].choose(views[p]))
     raise TtrError(f"playout did not end within {max_plies} plies")
+
+
+def play_out(state: GameState, *, seed: int = 0, max_plies: int = 20000) -> Finish:
+    """Play ``state`` to the end with a :class:`PlayoutBot` per seat (as
+    :func:`run_playout` seeds them) and score it: the compiled kernel where
+    it plays the edition (:func:`~ttr_lab.kernel.kernel_info`), else
+    :func:`run_playout` itself, with the same result either way.  The state
+    is consumed (the Python path plays it in place): pass a copy you can spare.
+
+    >>> import ttr_lab
+    >>> g = ttr_lab.new_game("usa", players=2, seed=3)
+    >>> end = play_out(g.copy(), seed=1)
+    >>> end.same_game(play_out(g.copy(), seed=1)), len(end.scores)
+    (True, 2)
+    """
+    n = state.num_players
+    got = kernel_playout(state, tuple(seed * 7919 + p for p in range(n)), max_plies=max_plies)
+    if got is not None:
+        return got[0]
+    start = state.ply
+    end = run_playout(state, seed=seed, max_plies=max_plies)
+    return finish_of(end, end.ply - start)

@@ -21,6 +21,7 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 5
 """
 
+from ..kernel import kernel_info
 from .advisor import Advice, AdvisorBot, MoveAdvice, advise, candidate_moves
 from .cards import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
 from .determinize import Knowledge, iter_states, sample_states
@@ -82,4 +83,5 @@ __all__ = [
     "THRESHOLDS",
     "review",
     "review_figure",
+    "kernel_info",
 ]

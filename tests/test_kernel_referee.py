@@ -1,0 +1,168 @@
+"""The Python engine referees the compiled kernel (issue 23, point 3).
+
+For each edition the kernel plays, thousands of seeded playouts from starts
+spread over whole games (every phase, 2-5 players, the edition's options,
+determinized states as the analysis makes them): the kernel's game is
+replayed through the Python engine, each of its moves must be the Python
+policy's own move there and legal (``why_illegal`` is None), and both must
+end in the same position (deck order, discards, hands, tickets, counters)
+with the same outcome.  The starts cover reshuffles, three-wild resets and
+the last round; the test counts them and fails if one is missing.
+
+The same for the random bot (``make_bot("random")``): the kernel draws from
+the bot's own ``random.Random``, so a simulated game is the same game.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections import Counter
+
+import pytest
+
+import ttr_lab
+from ttr_lab.bots import RandomBot, make_bot
+from ttr_lab.kernel.convert import position_array
+from ttr_lab.kernel.run import finish_of, kernel_playout, load
+from ttr_lab.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
+from ttr_lab.playout import PlayoutBot
+
+pytestmark = pytest.mark.skipif(load() is None, reason="the compiled kernel is not built here")
+
+EDITIONS = ("usa", "1910", "mega", "big_cities")
+#: options a start may have (C1 digital resets, C3 late row, C6 single draws, B2 shared ties)
+OPTIONS = (
+    {},
+    {},
+    {"max_consecutive_resets": 3},
+    {"deal_row_after_tickets": True},
+    {"allow_single_draw": True},
+    {"tiebreak": "shared"},
+)
+
+
+def decode(state, raw: bytes):
+    """The kernel's recorded moves (kind, a, b, c) as moves of ``state``'s engine, one at a time
+    (a keep names pending tickets by position, so it is read in the position it is played in)."""
+    ed = state.edition
+    vals = struct.unpack(f"{len(raw) // 4}i", raw)
+    for i in range(0, len(vals), 4):
+        kind, a, b, c = vals[i : i + 4]
+        if kind == 1:
+            yield DrawFaceUp(a)
+        elif kind == 2:
+            yield DrawBlind()
+        elif kind == 3:
+            yield StopDrawing()
+        elif kind == 4:
+            r = ed.routes[a]
+            cards = [(ed.card_types[b].name, c)] if b >= 0 else []
+            if r.length - c:
+                cards.append((ed.card_types[ed.wild_cards[0]].name, r.length - c))
+            yield ClaimRoute(r.id, tuple(sorted(cards)))
+        elif kind == 5:
+            yield DrawTickets()
+        elif kind == 6:
+            pend = state._pending
+            yield KeepTickets(tuple(sorted(pend[j] for j in range(len(pend)) if a >> j & 1)))
+        else:
+            yield Pass()
+
+
+def start(edition: str, i: int):
+    """A start: a game with options, played by a mix of bots for some plies (a tenth of them
+    a determinized state of a seat's view, as the analysis plays from)."""
+    rng = random.Random(f"referee:{edition}:{i}")
+    n = 2 + i % 4
+    g = ttr_lab.new_game(edition, players=n, seed=rng.getrandbits(rng.choice([16, 64, 128])), **OPTIONS[i % 6])
+    bots = [make_bot(rng.choice(["greedy", "random", "playout"]), rng.randrange(1000)) for _ in range(n)]
+    for _ in range(rng.choice([0, 2, rng.randrange(300)])):
+        if g.is_over:
+            break
+        g.push(bots[g.current_player].choose(g.view(g.current_player)))
+    # (not during the setup of a game dealing its row late: sample_states refuses it, issue noted)
+    if (
+        i % 10 == 9
+        and not g.is_over
+        and not (g.phase.name == "SETUP_TICKETS" and g.edition.options["deal_row_after_tickets"])
+    ):
+        from ttr_lab.analysis import sample_states
+
+        g = sample_states(g.view(rng.randrange(n)), 1, seed=i)[0]
+    return g, rng.getrandbits(rng.choice([8, 64, 128]))
+
+
+def referee(g, seed: int, policy: str = "playout") -> Counter:
+    """Play ``g`` in the kernel, replay it in Python move for move; returns what it covered."""
+    n = g.num_players
+    if policy == "playout":
+        bots = [PlayoutBot(seed * 7919 + p) for p in range(n)]
+        got = kernel_playout(g, tuple(seed * 7919 + p for p in range(n)), record=True)
+    else:
+        bots = [RandomBot(seed + p) for p in range(n)]
+        seeds = tuple((seed + p).to_bytes(32, "big") for p in range(n))
+        got = kernel_playout(g, seeds, policy=1, record=True)
+    assert got is not None
+    finish, (raw, final) = got
+    s = g.copy()
+    views = [s.view(p) for p in range(n)]
+    played = 0
+    for move in decode(s, raw):
+        p = s.current_player
+        assert move == bots[p].choose(views[p]), f"ply {played}: the kernel played {move}"
+        assert s.why_illegal(move) is None, f"ply {played}: {move} is illegal: {s.why_illegal(move)}"
+        s.push(move)
+        played += 1
+    assert s.is_over and played == finish.plies
+    assert position_array(s).tobytes() == final, "the kernel's final position differs"
+    assert finish.same_game(finish_of(s, played))
+    return Counter(
+        {
+            "playouts": 1,
+            "reshuffle": s.shuffles > g.shuffles,
+            "reset": s.resets > g.resets,
+            "last round": s.final_turns_left is not None and g.final_turns_left is None,
+            f"start {g.phase.name}": 1,
+            f"{n} players": 1,
+        }
+    )
+
+
+def run_referee(edition: str, count: int, policy: str = "playout") -> Counter:
+    seen: Counter = Counter()
+    for i in range(count):
+        g, seed = start(edition, i)
+        if not g.is_over:
+            seen += referee(g, seed, policy)
+    return seen
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_python_policy_s_games_quick(edition):
+    seen = run_referee(edition, 24)
+    assert seen["playouts"] >= 20 and seen["last round"] >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_python_policy_s_games(edition):
+    """2,000 seeded playouts per edition: the same moves, each legal, the same end."""
+    seen = run_referee(edition, 2100)
+    assert seen["playouts"] >= 2000
+    for what in ("reshuffle", "reset", "last round", "start TURN", "start SECOND_CARD", "start KEEP_TICKETS"):
+        assert seen[what] >= 20, (what, seen)
+    assert seen["start SETUP_TICKETS"] >= 20 and all(seen[f"{n} players"] >= 400 for n in range(2, 6)), seen
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_random_bot_s_games_quick(edition):
+    seen = run_referee(edition, 12, policy="random")
+    assert seen["playouts"] >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_random_bot_s_games(edition):
+    seen = run_referee(edition, 300, policy="random")
+    assert seen["playouts"] >= 280 and seen["reshuffle"] >= 20 and seen["reset"] >= 5, seen
