@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..moves import Move
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import GameState
+    from ..kernel import Finish
 
 __all__ = ["Advice", "MoveAdvice", "paired", "in_notebook", "MARGIN", "RANKING", "Z_DEVIATE", "DELTA_DEVIATE"]
 
@@ -116,7 +116,7 @@ class _Stats:
         self.values: dict[int, float] = {}
         self.win_values: dict[int, float] = {}
 
-    def add(self, end: GameState, j: int) -> None:
+    def add(self, end: Finish, j: int) -> None:
         out = end.outcome()
         winners = out.winners
         for w in winners:

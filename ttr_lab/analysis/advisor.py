@@ -86,7 +86,7 @@ from ..checks import (
 )
 from ..errors import TtrError
 from ..moves import Move
-from ..playout import PlayoutBot, run_playout
+from ..playout import PlayoutBot, play_out
 from ..view import PlayerView
 from .advice_types import DELTA_DEVIATE, Z_DEVIATE, Advice, MoveAdvice, _progress, _Stats, paired
 from .advisor_calibration import _rescale, calibrate, pieces_left
@@ -148,7 +148,7 @@ def evaluate_moves(
         m = cands[i]
         if m is not None:
             s.push(m)
-        stats[i].add(run_playout(s, seed=seed * 1_000_003 + j), j)
+        stats[i].add(play_out(s, seed=seed * 1_000_003 + j), j)
         used += 1
         if bar is not None:
             bar.update(1)

@@ -26,7 +26,7 @@ Each iteration
    candidate; below it *progressive widening* allows ``1 + isqrt(visits //
    2)`` children (one more when none is legal here), so at small budgets the
    other seats mostly play the policy's move.  Then **play out** to the end
-   with the playout policy (:func:`~ttr_lab.playout.run_playout`).
+   with the playout policy (:func:`~ttr_lab.playout.play_out`).
 4. **Back up** every seat's value along the path: its win share (ties
    split) plus ``margin`` (the advisor's :data:`~.advice_types.MARGIN`) per point
    of lead over the best other seat; every node keeps every seat's totals,
@@ -104,7 +104,7 @@ from ..checks import (
 )
 from ..errors import TtrError
 from ..moves import Move
-from ..playout import PlayoutBot, run_playout
+from ..playout import PlayoutBot, play_out
 from ..view import PlayerView
 from .advice_types import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice
 from .advisor_candidates import candidate_moves
@@ -238,7 +238,7 @@ def _search(
             s.push(here[k])
             node = kids[k]
             path.append(node)
-        out = run_playout(s, seed=seed * 1_000_003 + i).outcome()
+        out = play_out(s, seed=seed * 1_000_003 + i)
         share = 1.0 / len(out.winners)
         sc = out.scores
         value = [

@@ -88,7 +88,7 @@ from typing import Any
 from ..checks import MAX_PLAYOUTS, check_count, check_instance, check_seed
 from ..data import Ticket
 from ..graph import board_graph
-from ..playout import run_playout
+from ..playout import play_out
 from ..view import PlayerView
 from .cards import _supply, hand_of, plan_cards, ticket_cards
 from .determinize import iter_states
@@ -174,10 +174,10 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
     done = Counter[int]()
     states = iter_states(view, seed=seed, weighted=weighted)
     for i in range(playouts):
-        end = run_playout(next(states), seed=seed * 1_000_003 + i)
-        for r in end.outcome().players[p].tickets:
-            if r.completed:
-                done[r.ticket.id] += 1
+        end = play_out(next(states), seed=seed * 1_000_003 + i)
+        for tid, completed in end.tickets[p]:
+            if completed:
+                done[tid] += 1
     out = []
     for t in tickets:
         k = done[t.id]
