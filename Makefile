@@ -3,6 +3,8 @@
 #   make test  set up .venv (and Chromium where possible) and run every test
 #   make worksheets  the teachers' worksheets (docs/teachers) as HTML, and PDF with Chromium
 #   make notebooks   run every lesson and student copy again and store their outputs (after a change)
+#   make lite        the kit in a browser, offline: a JupyterLite site in build/lite/
+#   make lite-serve  serve it (127.0.0.1:8000; LITE_HOST=0.0.0.0 for the classroom's network)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -10,7 +12,7 @@ NB     := notebooks/01-learn-the-rules.ipynb
 # more options for `jupyter lab` in make lab, e.g. make lab LAB_ARGS="--port=9999 --no-browser"
 LAB_ARGS ?=
 
-.PHONY: lab test check setup setup-test browser bench clean worksheets app notebooks
+.PHONY: lab test check setup setup-test browser bench clean worksheets app notebooks lite lite-serve kernel
 
 # what every lesson needs: [lab] (boards, widgets, JupyterLab) and [sim] (pandas, tqdm and dask,
 # for lessons 06 and 07)
@@ -32,6 +34,18 @@ $(VENV)/.app-installed: pyproject.toml $(VENV)/.lab-installed
 
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
+
+# the compiled playout kernel (ttr_lab/kernel/, issue 23): pip's editable install builds it in place
+# when a C compiler is found (without one the install still succeeds and every playout runs in
+# Python, with identical results: ttr_lab.analysis.kernel_info() says which); built again when its
+# sources change.  HAVE_CC: whether the interpreter's C compiler is here (then make test requires
+# the kernel: TTR_LAB_REQUIRE_KERNEL=1 fails tests/test_kernel.py if it was not built)
+KERNEL_SRC := $(wildcard ttr_lab/kernel/*.c ttr_lab/kernel/*.h)
+HAVE_CC := $(shell $(PYTHON) -c "import shutil, sysconfig; print(1 if shutil.which((sysconfig.get_config_var('CC') or 'cc').split()[0]) else 0)" 2>/dev/null || echo 0)
+$(VENV)/.kernel-built: $(KERNEL_SRC) setup.py $(VENV)/.lab-installed
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+kernel: $(VENV)/.kernel-built
 
 # the classroom app: the play widget as a web page without code cells (Voila), served on
 # 127.0.0.1 only, behind a fresh token; the [app] extra brings voila.  apps/jupyter holds its
@@ -77,7 +91,7 @@ $(LAB_OVERRIDES): binder/postBuild Makefile $(VENV)/.lab-installed
 # the file browser at the repository root (README.md, maps/), notebook 01 open in front: the
 # address printed and opened is /lab/tree/notebooks/01-learn-the-rules.ipynb?token=...;
 # --allow-root only when run as root (containers, CI machines)
-lab: setup $(LAB_OVERRIDES)
+lab: setup kernel $(LAB_OVERRIDES)
 	$(VENV)/bin/jupyter lab $$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=. \
 	  --LabApp.default_url=/lab/tree/$(NB) $(LAB_ARGS)
 
@@ -107,9 +121,28 @@ check: setup-test
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-test: check browser
-	$(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab benchmarks/tests \
+test: check browser kernel
+	TTR_LAB_REQUIRE_KERNEL=$(HAVE_CC) $(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab benchmarks/tests \
 	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
+	# the analysis again on the pure-Python playouts (as without a compiler): the same answers
+	TTR_LAB_KERNEL=0 $(PY) -m pytest -p no:cacheprovider -q tests/test_kernel.py tests/test_advisor.py \
+	  tests/test_odds.py tests/test_review.py tests/test_playout.py
+
+# The kit in a browser, offline (JupyterLite, Python in WebAssembly): tools/build_lite.py builds a
+# static site into build/lite/ from lite/ (its config, pins and wheels list), the pyodide npm
+# package and wheels from PyPI, all kept in build/lite-cache/ so a second build needs no network.
+# It needs no .venv: it makes its own in build/lite-cache/venv.  Any static web server can serve
+# build/lite; make lite-serve is one (standard library, tools/serve_lite.py), on 127.0.0.1 unless
+#   LITE_HOST  the address to listen on: 0.0.0.0 lets the classroom's machines in
+#   LITE_PORT  the port (default 8000): make lite-serve LITE_HOST=0.0.0.0 LITE_PORT=8000
+LITE_HOST ?= 127.0.0.1
+LITE_PORT ?= 8000
+lite:
+	$(PYTHON) tools/build_lite.py
+
+lite-serve:
+	@[ -f build/lite/jupyter-lite.json ] || $(MAKE) lite
+	$(PYTHON) tools/serve_lite.py --host $(LITE_HOST) --port $(LITE_PORT)
 
 bench: setup
 	$(PY) benchmarks/bench_engine.py

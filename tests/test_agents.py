@@ -114,7 +114,8 @@ def test_styles_differ():
 
 def test_agents_see_only_their_view():
     """Each decision is taken from a PlayerView: the agent never gets the state."""
-    from ttr_lab.view import PlayerView
+    from ttr_lab.state import GameState
+    from ttr_lab.view import PlayerView, view_class
 
     seen = []
 
@@ -127,7 +128,9 @@ def test_agents_see_only_their_view():
             return self.inner.choose(view)
 
     play_game("rails_and_sails", [Spy(make_bot(n, i)) for i, n in enumerate(FDG[:3])], seed=2)
-    assert seen and set(seen) == {PlayerView}
+    # the edition's view class: PlayerView with Rails & Sails' public accessors, never a state
+    assert seen and set(seen) == {view_class(ttr_lab.find_edition("rails_and_sails"))}
+    assert issubclass(seen[0], PlayerView) and not issubclass(seen[0], GameState)
 
 
 def test_long_route_never_draws_tickets_and_destination_hungry_does():

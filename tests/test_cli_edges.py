@@ -167,7 +167,7 @@ def test_ctrl_c_during_review_save_keeps_the_old_file(record_file, tmp_path):
     interrupted = 0
     for _ in range(5):
         keep.write_bytes(OLD)
-        args = [*PY, "review", str(record_file), "--playouts", "2", "--plies", "1-40", "--save", str(keep)]
+        args = [*PY, "review", str(record_file), "--playouts", "60", "--plies", "1-40", "--save", str(keep)]
         child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         seen = b""
         while b"review" not in seen:  # the progress bar: the review has started

@@ -24,11 +24,11 @@ import pytest
 import ttr_lab
 from ttr_lab.bots import RandomBot, make_bot
 from ttr_lab.kernel.convert import position_array
-from ttr_lab.kernel.run import finish_of, kernel_playout, load
+from ttr_lab.kernel.run import finish_of, kernel_info, kernel_playout
 from ttr_lab.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
 from ttr_lab.playout import PlayoutBot
 
-pytestmark = pytest.mark.skipif(load() is None, reason="the compiled kernel is not built here")
+pytestmark = pytest.mark.skipif(not kernel_info().enabled, reason="the compiled kernel is not built here (or is off)")
 
 EDITIONS = ("usa", "1910", "mega", "big_cities")
 #: options a start may have (C1 digital resets, C3 late row, C6 single draws, B2 shared ties)
@@ -81,6 +81,9 @@ def start(edition: str, i: int):
         if g.is_over:
             break
         g.push(bots[g.current_player].choose(g.view(g.current_player)))
+    # one start in twenty draws tickets first, so that the playout starts at a ticket choice
+    if i % 20 == 7 and not g.is_over and g.phase.name == "TURN" and g.why_illegal(DrawTickets()) is None:
+        g.push(DrawTickets())
     # (not during the setup of a game dealing its row late: sample_states refuses it, issue noted)
     if (
         i % 10 == 9
@@ -130,26 +133,30 @@ def referee(g, seed: int, policy: str = "playout") -> Counter:
 
 
 def run_referee(edition: str, count: int, policy: str = "playout") -> Counter:
+    """Referee ``count`` playouts, from the first ``count`` starts not already over (at most
+    ``2 * count`` starts are tried: a start plays up to 300 plies, and some games end there)."""
     seen: Counter = Counter()
-    for i in range(count):
+    for i in range(2 * count):
+        if seen["playouts"] == count:
+            break
         g, seed = start(edition, i)
         if not g.is_over:
             seen += referee(g, seed, policy)
+    assert seen["playouts"] == count, seen
     return seen
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_kernel_plays_the_python_policy_s_games_quick(edition):
-    seen = run_referee(edition, 24)
-    assert seen["playouts"] >= 20 and seen["last round"] >= 10
+    seen = run_referee(edition, 20)
+    assert seen["last round"] >= 10
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_kernel_plays_the_python_policy_s_games(edition):
     """2,000 seeded playouts per edition: the same moves, each legal, the same end."""
-    seen = run_referee(edition, 2100)
-    assert seen["playouts"] >= 2000
+    seen = run_referee(edition, 2000)
     for what in ("reshuffle", "reset", "last round", "start TURN", "start SECOND_CARD", "start KEEP_TICKETS"):
         assert seen[what] >= 20, (what, seen)
     assert seen["start SETUP_TICKETS"] >= 20 and all(seen[f"{n} players"] >= 400 for n in range(2, 6)), seen
@@ -157,12 +164,12 @@ def test_the_kernel_plays_the_python_policy_s_games(edition):
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_kernel_plays_the_random_bot_s_games_quick(edition):
-    seen = run_referee(edition, 12, policy="random")
-    assert seen["playouts"] >= 10
+    seen = run_referee(edition, 10, policy="random")
+    assert seen["last round"] >= 5
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_kernel_plays_the_random_bot_s_games(edition):
     seen = run_referee(edition, 300, policy="random")
-    assert seen["playouts"] >= 280 and seen["reshuffle"] >= 20 and seen["reset"] >= 5, seen
+    assert seen["reshuffle"] >= 20 and seen["reset"] >= 5, seen

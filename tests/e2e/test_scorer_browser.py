@@ -121,7 +121,9 @@ def test_scoring_a_four_player_usa_end_position_by_clicking(lab_notebook):
     label = fig.data[route_trace_index(fig)].hovertext  # each point's route name, as its hover label shows it
 
     page = lab_notebook(NOTEBOOK, viewport=VIEWPORT)
-    last = page.locator(".jp-OutputArea-output", has_text="illegal move keep 1 2")
+    last = page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stdout"]', has_text="illegal move keep 1 2"
+    )
     expect(last).to_be_attached(timeout=180_000)  # Run All reached the last cell
     widget = page.locator(".ttr-scorer").first
     widget.scroll_into_view_if_needed()

@@ -79,7 +79,9 @@ def whole(widget, selector: str) -> dict:
 
 def test_the_scorer_fits_1366x768_and_offers_the_tickets_a_city_matches(lab_notebook):
     page = lab_notebook(NOTEBOOK, viewport=SCREEN)
-    last = page.locator(".jp-OutputArea-output", has_text="illegal move keep 1 2")
+    last = page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stdout"]', has_text="illegal move keep 1 2"
+    )
     expect(last).to_be_attached(timeout=180_000)  # Run All reached the last cell
     widget = page.locator(".ttr-scorer").first
     expect(widget).to_be_attached(timeout=120_000)

@@ -52,7 +52,7 @@ ever gets determinized states, see :mod:`ttr_lab.analysis.advisor`).
 >>> g = ttr_lab.new_game("usa", players=3, seed=5)
 >>> a = position_array(g)
 >>> a[:3].tolist(), len(a) > 100, unsupported(g.edition) is None
-([1414812243, 1, 3], True, None)
+([1414812243, 1, 3], True, True)
 >>> unsupported(ttr_lab.find_edition("europe"))
 'the kernel plays the USA family only so far, not europe'
 """

@@ -276,11 +276,11 @@ class Stations(Edition):
     def station_groups(self, s: GameState) -> list[Any]:
         """One lazy group per city without a station: its size is the number
         of payments (the same for every city)."""
-        p = s.current_player
+        p = s._cur  # a legal-move generator: fields read directly, for speed
         n = len(s._stations[p]) + 1
         if n > self.stations_per_player:
             return []
-        hand = s.hand_counts(p)
+        hand = s._hands[p]
         if sum(hand) < n:
             return []
         options = self.station_payments(hand, n)

@@ -269,10 +269,10 @@ class Harbors(RSPayments):
 
     def harbor_groups(self, s: GameState) -> list[Any]:
         """One lazy group per harbor city the current player may build in now."""
-        p = s.current_player
+        p = s._cur  # a legal-move generator: fields read directly, for speed
         if len(s._harbors[p]) >= self.harbors or not s._rs_touch[p]:
             return []
-        h = s.hand_counts(p)
+        h = s._hands[p]
         n = self.harbor_count(h)
         if not n:
             return []

@@ -126,9 +126,13 @@ class RSPayments(RouteClasses):
                     groups.append((cc[class_of[ri]], build, ri))
             base += 8
         if self.custom_double_rule:  # the edition's own rule decides (the bitmasks know the base rule only)
-            rule = self.double_rule
-            groups = [g for g in groups if rule(s, p, g[2]) is None]
+            groups = self._open_groups(s, p, groups)
         return groups
+
+    def _open_groups(self, s: GameState, p: int, groups: list[Any]) -> list[Any]:
+        # apart from claim_groups: a comprehension there would make its locals closure cells (slower reads)
+        rule = self.double_rule
+        return [g for g in groups if rule(s, p, g[2]) is None]
 
     def open_routes(self, s: GameState) -> list[int]:
         """Indices of the routes some seat may still claim, in route order
