@@ -23,7 +23,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..core import Edition
     from ..state import GameState
 
-__all__ = ["Finish", "KernelInfo", "kernel_info", "kernel_playout", "finish_of", "load", "ENV", "REQUIRE_ENV"]
+__all__ = [
+    "Finish",
+    "KernelInfo",
+    "kernel_info",
+    "kernel_playout",
+    "finish_of",
+    "load",
+    "read_tables",
+    "play_arrays",
+    "ENV",
+    "REQUIRE_ENV",
+]
 
 #: ``TTR_LAB_KERNEL=0`` forces the pure-Python playouts (tests, benchmarks, comparisons)
 ENV = "TTR_LAB_KERNEL"
@@ -103,14 +114,36 @@ def tables(ed: Edition) -> Any:
         pass
     t = None
     if unsupported(ed) is None:
-        try:
-            t = mod.Tables(edition_spec(ed))
-        except ValueError as e:
-            raise TtrError(f"the kernel refused the {ed.name} tables: {e}") from None
+        t = read_tables(edition_spec(ed), ed.name)
     if len(_TABLES) >= 32:
         _TABLES.clear()
     _TABLES[ed] = t
     return t
+
+
+def read_tables(spec: Any, name: str = "the edition") -> Any:
+    """The kernel's tables read from ``spec`` (an int32 array, :func:`~ttr_lab.kernel.convert.edition_spec`),
+    checked in C: a malformed one is a TtrError naming the field.  The extension must be built."""
+    mod = load()
+    if mod is None:
+        raise TtrError(_ERROR)
+    try:
+        return mod.Tables(spec)
+    except (ValueError, TypeError, OverflowError, BufferError) as e:
+        raise TtrError(f"the kernel refused the {name} tables: {e}") from None
+
+
+def play_arrays(
+    t: Any, position: Any, seed_text: bytes, seeds: Any, policy: int = 0, max_plies: int = 20000, record: bool = False
+) -> tuple[Any, ...]:
+    """``t.playout`` on a position given as an int32 array (:func:`~ttr_lab.kernel.convert.position_array`),
+    checked in C: a malformed position, seed or budget is a TtrError naming it, never a crash."""
+    try:
+        return tuple(t.playout(position, seed_text, seeds, policy, max_plies, record))
+    except (ValueError, TypeError, OverflowError, BufferError) as e:
+        raise TtrError(f"the kernel refused the position: {e}") from None
+    except RuntimeError as e:
+        raise TtrError(f"the kernel's playout failed: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -178,14 +211,9 @@ def kernel_playout(
         return None
     if policy == 0:
         seeds = tuple(int(s) & MASK64 for s in seeds)
-    try:
-        plies, over, totals, winners, completed, longest, done, moves, final = t.playout(
-            position_array(state), seed_text(state), seeds, policy, max_plies, record
-        )
-    except ValueError as e:
-        raise TtrError(f"the kernel refused the position: {e}") from None
-    except RuntimeError as e:
-        raise TtrError(f"the kernel's playout failed: {e}") from None
+    plies, over, totals, winners, completed, longest, done, moves, final = play_arrays(
+        t, position_array(state), seed_text(state), seeds, policy, max_plies, record
+    )
     if not over:
         raise TtrError(f"playout did not end within {max_plies} plies")
     finish = Finish(totals, winners, completed, longest, done, plies, True)
