@@ -352,6 +352,32 @@ def test_controls_share_the_registry():
         controls.find_control("rocket")
 
 
+def test_move_verbs_share_the_registry():
+    """Move classes register their notation verb in a Registry too (issue 21 B: one mechanism for
+    editions, moves, bots and controls); a class defined again replaces its old self."""
+    from dataclasses import dataclass
+
+    from ttr_lab.moves_base import VERBS, Move, move_classes, parse_move, unregister_move
+
+    assert isinstance(VERBS, Registry) and set(move_classes()) == set(VERBS.loaded)
+    for _ in range(2):  # defined twice, as a notebook cell run again does
+
+        @dataclass(frozen=True, slots=True)
+        class Wave(Move):
+            verb = "wave"
+
+            def __str__(self) -> str:
+                return "wave"
+
+    try:
+        assert VERBS["wave"] == (Wave,) and parse_move("wave") == Wave()
+    finally:
+        unregister_move(Wave)
+    assert "wave" not in VERBS
+    with pytest.raises(TtrError, match="unknown move 'wave'"):
+        parse_move("wave")
+
+
 ON_DASK = """
 import distributed, pandas as pd
 from ttr_lab.simulate import run_games

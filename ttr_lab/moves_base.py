@@ -21,16 +21,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import InvalidMoveError
 from .move_cards import _clip, show_value
+from .registries import Registry
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameState
 
-__all__ = ["Move", "move_classes", "unregister_move", "parse_move", "refuse_malformed", "MAX_MOVE_TEXT"]
+__all__ = ["Move", "VERBS", "move_classes", "unregister_move", "parse_move", "refuse_malformed", "MAX_MOVE_TEXT"]
 
 #: Longest move text :func:`parse_move` reads (a real move is under 200 characters).
 MAX_MOVE_TEXT = 2000
 
-_VERBS: dict[str, list[type[Move]]] = {}
+#: the move classes by notation verb (several classes may share a verb: parse_move asks each in turn);
+#: filled by Move.__init_subclass__, the same registry mechanism as the editions', bots' and controls'
+VERBS: Registry[tuple[type[Move], ...]] = Registry("move verb", api="Move subclass verb")
 
 #: what imports the move classes not defined yet, run before an unknown verb is refused and before
 #: the verbs are listed (ttr_lab.core.registry adds one: the registered editions, defined lazily)
@@ -44,10 +47,16 @@ def _load_verbs() -> None:
 
 def unregister_move(cls: type[Move]) -> None:
     """Forget a move class's notation (for plug-ins loaded only for a while, e.g. in tests)."""
-    classes = _VERBS.get(cls.verb, [])
-    classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
-    if not classes:
-        _VERBS.pop(cls.verb, None)
+    kept = _without(VERBS.loaded.get(cls.verb, ()), cls)
+    if kept:
+        VERBS.register(cls.verb, kept, replace=True)
+    elif cls.verb in VERBS.loaded:
+        VERBS.unregister(cls.verb)
+
+
+def _without(classes: tuple[type[Move], ...], cls: type[Move]) -> tuple[type[Move], ...]:
+    """``classes`` less any class of ``cls``'s module and name (a class defined again replaces it)."""
+    return tuple(c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__)
 
 
 def move_classes() -> dict[str, tuple[type[Move], ...]]:
@@ -57,7 +66,7 @@ def move_classes() -> dict[str, tuple[type[Move], ...]]:
     ['blind', 'claim', 'exchange', 'faceup']
     """
     _load_verbs()
-    return {verb: tuple(classes) for verb, classes in sorted(_VERBS.items())}
+    return dict(sorted(VERBS.loaded.items()))
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -81,9 +90,7 @@ class Move:
             cls.__post_init__ = _check_fields  # type: ignore[attr-defined]
         verb = cls.__dict__.get("verb")
         if verb:
-            classes = _VERBS.setdefault(verb, [])
-            classes[:] = [c for c in classes if c.__name__ != cls.__name__ or c.__module__ != cls.__module__]
-            classes.append(cls)
+            VERBS.register(verb, (*_without(VERBS.loaded.get(verb, ()), cls), cls), replace=True)
 
     @classmethod
     def parse(cls, args: list[str], text: str) -> Move | None:
@@ -205,12 +212,12 @@ def parse_move(text: str) -> Move:
             "(ttr_lab.outcomes.parse_recorded reads it)"
         )
     verb, args = words[0], words[1:]
-    classes = _VERBS.get(verb)
+    classes = VERBS.loaded.get(verb)
     if not classes:
         _load_verbs()
-        classes = _VERBS.get(verb)
+        classes = VERBS.loaded.get(verb)
     if not classes:
-        raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(_VERBS))})")
+        raise InvalidMoveError(f"unknown move {_clip(text)!r} (expected one of: {', '.join(sorted(VERBS.loaded))})")
     for cls in classes:
         move = cls.parse(args, text)
         if move is not None:
