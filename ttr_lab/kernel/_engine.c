@@ -318,24 +318,6 @@ int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
     return n;
 }
 
-/* how many payments kg_payments lists (without listing them) */
-static int payment_count(const KTables *t, const int *hand, int ri) {
-    int L = t->rlen[ri], W = hand[t->wild], n = W >= L;
-    int top = W < L - 1 ? W : L - 1;
-    int lo_c = t->rcolor[ri] < 0 ? 0 : t->rcolor[ri], hi_c = t->rcolor[ri] < 0 ? t->wild - 1 : t->rcolor[ri];
-    for (int ci = lo_c; ci <= hi_c; ci++) {
-        int c = hand[ci];
-        if (!c) continue;
-        int lo = c < L ? L - c : 0;
-        if (top >= lo) n += top - lo + 1;
-    }
-    return n;
-}
-
-static int claimable(const KGame *g, const KTables *t, int ri) {
-    return kg_route_open_to(g, t, ri, g->cur) && g->pieces[g->cur] >= t->rlen[ri];
-}
-
 static int keep_min(const KGame *g, const KTables *t) {
     int k = g->phase == PH_SETUP ? t->setup_keep : t->draw_keep;
     return k < g->npending ? k : g->npending;
@@ -373,8 +355,12 @@ static int keeps(const KGame *g, const KTables *t, int *out) {
 }
 
 /* Walk the legal moves in order: returns how many there are; the one at
- * index want (if any) goes to out. */
-static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+ * index want (if any) goes to out, and the walk stops there (returning a
+ * positive count).  A gray route's payments depend only on its length and
+ * the hand, so they are counted once per length.  ks (or NULL): each route's
+ * payments, written by a count (want < 0) and read by the walk that follows
+ * it on the same position. */
+static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out, int *ks) {
     int n = 0, ph = g->phase;
     KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
     if (ph == PH_SETUP || ph == PH_KEEP) {
@@ -387,11 +373,17 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
     for (int i = 0; i < t->row_size; i++) {
         int c = g->row[i];
         if (c < 0 || (ph == PH_SECOND && c == t->wild)) continue;
-        if (n == want) *out = (KMove){MV_FACEUP, i + 1, 0, 0};
+        if (n == want) {
+            *out = (KMove){MV_FACEUP, i + 1, 0, 0};
+            return n + 1;
+        }
         n++;
     }
     if (any_cards(g)) {
-        if (n == want) *out = (KMove){MV_BLIND, 0, 0, 0};
+        if (n == want) {
+            *out = (KMove){MV_BLIND, 0, 0, 0};
+            return n + 1;
+        }
         n++;
     }
     if (ph == PH_SECOND) {
@@ -401,16 +393,55 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
         }
         return n;
     }
-    const int *hand = g->hands[g->cur];
+    const int me = g->cur, *hand = g->hands[me], W = hand[t->wild], pieces = g->pieces[me];
+    if (want >= 0 && ks) {
+        for (int ri = 0; ri < t->nroutes; ri++) {
+            int k = ks[ri];
+            if (want >= n && want < n + k) {
+                kg_payments(t, hand, ri, pays);
+                *out = pays[want - n];
+                return n + k;
+            }
+            n += k;
+        }
+        goto tickets;
+    }
+    int gray[KT_MAX_LENGTH + 1]; /* the payments of a gray route, by length */
+    for (int L = 1; L <= t->maxlen; L++) {
+        int k = W >= L, top = W < L - 1 ? W : L - 1;
+        for (int ci = 0; ci < t->wild; ci++) {
+            int c = hand[ci];
+            if (!c) continue;
+            int lo = c < L ? L - c : 0;
+            if (top >= lo) k += top - lo + 1;
+        }
+        gray[L] = k;
+    }
     for (int ri = 0; ri < t->nroutes; ri++) {
-        if (!claimable(g, t, ri)) continue;
-        int k = payment_count(t, hand, ri);
+        int L = t->rlen[ri];
+        if (ks) ks[ri] = 0;
+        if (g->owners[ri] >= 0 || pieces < L) continue;
+        int pr = t->partner[ri];
+        if (pr >= 0) { /* kg_route_open_to */
+            int po = g->owners[pr];
+            if ((po >= 0 && g->n < t->double_min) || po == me) continue;
+        }
+        int k;
+        if (t->rcolor[ri] < 0) {
+            k = gray[L];
+        } else {
+            int c = hand[t->rcolor[ri]], top = W < L - 1 ? W : L - 1, lo = c < L ? L - c : 0;
+            k = (W >= L) + (c && top >= lo ? top - lo + 1 : 0);
+        }
+        if (ks) ks[ri] = k;
         if (want >= n && want < n + k) {
             kg_payments(t, hand, ri, pays);
             *out = pays[want - n];
+            return n + k;
         }
         n += k;
     }
+tickets:
     if (g->ntdeck) {
         if (n == want) *out = (KMove){MV_TICKETS, 0, 0, 0};
         n++;
@@ -422,15 +453,16 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
     return n;
 }
 
-int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -1, NULL); }
+int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -1, NULL, NULL); }
 
-int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out) > 0 ? 0 : -1; }
+int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out, NULL) > 0 ? 0 : -1; }
 
 /* ------------------------------------------------------------------ the random bot (bots.py RandomBot) */
 int kr_choose(KMT *rngs, const KGame *g, const KTables *t, KMove *out) {
-    int n = legal_walk(g, t, -1, NULL);
+    int ks[KT_MAX_ROUTES];
+    int n = legal_walk(g, t, -1, NULL, ks);
     if (n <= 0) return -1;
     int i = (int)mt_below(&rngs[g->cur], (uint32_t)n);
-    legal_walk(g, t, i, out);
+    legal_walk(g, t, i, out, ks);
     return 0;
 }
