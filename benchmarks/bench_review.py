@@ -3,6 +3,15 @@ how often does it flag ordinary ones, and how much do its numbers move
 between reruns?  Prints figures, asserts nothing.
 
     nice -n 10 python benchmarks/bench_review.py --games 24 --playouts 48 --truth 300 > /tmp/review-bench.log
+    python benchmarks/bench_review.py --whole 6 --playouts 50      # a whole game's time and flag stability
+
+``--whole N`` (issue 23 part 4): N whole 2-player USA games (greedy against
+the playout policy, seats alternating, seeds from ``--first``) reviewed
+from each mover's view at ``--playouts`` a move (seed 1) and again at 10x
+(seed 2); prints each review's wall and CPU seconds at the smaller budget
+(with the kernel where it plays the edition), and the flags' stability:
+plies with the same flag (the label) at both budgets, and among the plies
+either review flags, the share both flag, each with its 95% Wilson interval.
 
 Games: playout-policy games on USA, 2 and 3 players alternately.  At a few
 known plies per game one seat plays a **known bad move** instead of the
@@ -248,8 +257,47 @@ def report(rows: list[dict]) -> None:
     print(f"  playouts per reviewed ply: mean {statistics.fmean(r[t]['playouts'] for r, t in both):.0f}")
 
 
+def whole(games: int, playouts: int, first: int) -> None:
+    """Whole games reviewed at ``playouts`` and at 10x: time and flag stability."""
+    import os
+
+    from ttr_lab.analysis import kernel_info
+    from ttr_lab.bots import make_bot, play_game
+
+    print(f"whole-game review, 2-player USA, {playouts} vs {10 * playouts} playouts a move ({kernel_info()})")
+    same = plies = either = both = 0
+    walls, cpus = [], []
+    for i in range(games):
+        bots = [make_bot("greedy", first + i), make_bot("playout", first + 100 + i)]
+        g = play_game("usa", bots if i % 2 == 0 else bots[::-1], seed=first + i)
+        t, c = time.perf_counter(), time.process_time()
+        small = review(g, playouts=playouts, seed=1, progress=False)
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+        big = review(g, playouts=10 * playouts, seed=2, progress=False)
+        a, b = list(small["flag"]), list(big["flag"])
+        plies += len(a)
+        same += sum(x == y for x, y in zip(a, b))
+        either += sum(bool(x or y) for x, y in zip(a, b))
+        both += sum(bool(x and y) for x, y in zip(a, b))
+        load = "load average %.1f %.1f %.1f" % os.getloadavg()
+        print(
+            f"  game {i + 1}: {len(a)} plies, {walls[-1]:.1f} s wall / {cpus[-1]:.1f} s CPU at {playouts}, "
+            f"{int(small['playouts'].sum())} playouts; flags {sum(map(bool, a))} / {sum(map(bool, b))} at 10x ({load})",
+            flush=True,
+        )
+    print(f"{games} games, {plies} plies, {playouts} playouts a move:")
+    print(
+        f"  review time: wall median {statistics.median(walls):.1f} s (max {max(walls):.1f}), "
+        f"CPU median {statistics.median(cpus):.1f} s (max {max(cpus):.1f})"
+    )
+    print(f"  same flag as at 10x: {interval(same, plies)}")
+    print(f"  flagged by either: {either}; by both: {interval(both, either) if either else 'none'}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--whole", type=int, default=0, help="whole games to review at --playouts and at 10x")
     ap.add_argument("--games", type=int, default=24)
     ap.add_argument("--playouts", type=int, default=48)
     ap.add_argument("--truth", type=int, default=300)
@@ -259,6 +307,9 @@ def main() -> None:
     ap.add_argument("--dump", default="", help="append each reviewed ply as a JSON line to this file")
     ap.add_argument("--report", nargs="*", help="only print the figures of these dumps")
     args = ap.parse_args()
+    if args.whole:
+        whole(args.whole, args.playouts, args.first)
+        return
     if args.report:
         rows = []
         for path in args.report:

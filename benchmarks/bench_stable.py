@@ -1,6 +1,17 @@
 """Time to a stable top move: prints figures, asserts nothing.
 
     python benchmarks/bench_stable.py --positions 40 --ladder 16 32 64 128 256 --reference 1024
+    python benchmarks/bench_stable.py --agree usa --budgets 400:8 1000:10 --positions 40
+
+``--agree EDITION`` (issue 23 part 4): for held-out mid-game positions of
+EDITION (plies 30-150 of 2-4 player playout-policy games, ``--games-seed``
+9000 unless told, the seat to move with its history, 2+ candidates), the
+top move of :func:`~ttr_lab.analysis.advise` at each budget ``N:C`` (N
+playouts over C candidates: the Hint's 10, the hard level's 8) against an
+independent run (another seed) at 10N playouts; prints the agreement with
+its 95% Wilson interval, the positions where either run leaves the policy's
+move, and the advisor's playouts per CPU-second at each budget (with the
+kernel where it plays the edition, ``TTR_LAB_KERNEL=0`` for Python).
 
 For mid-game positions (plies 30-150 of 2-4 player USA playout-policy games,
 the seat to move, with its history, 2+ candidate moves), the advisor's top
@@ -48,13 +59,13 @@ def load() -> str:
     return "load average %.1f %.1f %.1f" % os.getloadavg()
 
 
-def positions(seed: int):
-    """Forever: mid-game positions (with their history) of USA playout-policy games, 2-4 players."""
+def positions(seed: int, edition: str = "usa"):
+    """Forever: mid-game positions (with their history) of playout-policy games, 2-4 players."""
     i = 0
     while True:
         players = 2 + i % 3
         bots = [make_bot("playout", seed + 100 * i + p) for p in range(players)]
-        g = ttr_lab.new_game("usa", players=players, seed=seed + i)
+        g = ttr_lab.new_game(edition, players=players, seed=seed + i)
         rng = random.Random(f"stable:{seed}:{i}")
         stops = sorted(rng.sample(range(30, 151), 2))
         while not g.is_over:
@@ -66,14 +77,66 @@ def positions(seed: int):
         i += 1
 
 
+def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: int) -> None:
+    """Top move at N playouts against an independent run at 10N, per budget."""
+    from ttr_lab.analysis import advise, kernel_info
+
+    print(f"agreement with 10x, {edition}, budgets {budgets} ({kernel_info()}; {load()})", flush=True)
+    same = dict.fromkeys(budgets, 0)
+    leave = {b: [0, 0] for b in budgets}
+    cpu = {b: [0.0, 0] for b in budgets}
+    n = 0
+    src = positions(games_seed, edition)
+    t0 = time.perf_counter()
+    while n < count:
+        s = next(src)
+        v = s.view(s.current_player)
+        if len(candidate_moves(v, limit=8)) < 2:
+            continue
+        for b in budgets:
+            playouts, cands = b
+            tops = []
+            for k, budget in enumerate((playouts, 10 * playouts)):
+                c = time.process_time()
+                a = advise(v, playouts=budget, seed=n + 10**6 * k, candidates=cands, explain=False, progress=False)
+                cpu[b][0] += time.process_time() - c
+                cpu[b][1] += a.playouts
+                assert a.best is not None
+                tops.append(a.best.move)
+                leave[b][k] += not a.best.policy
+            same[b] += tops[0] == tops[1]
+        n += 1
+        if n % 5 == 0:
+            done = ", ".join(f"{p}:{c} {same[(p, c)]}/{n}" for p, c in budgets)
+            print(f"  {n} positions, {(time.perf_counter() - t0) / n:.1f} s each: {done} ({load()})", flush=True)
+    print(f"{edition}: {n} held-out positions (plies 30-150, 2-4 players, games seed {games_seed}) ({load()})")
+    for b in budgets:
+        playouts, cands = b
+        lo, hi = wilson(same[b], n)
+        print(
+            f"  {playouts:6d} vs {10 * playouts:6d} playouts, {cands} candidates: top move agrees "
+            f"{same[b]}/{n} = {100 * same[b] / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]; "
+            f"leaves the policy's move {leave[b][0]} / {leave[b][1]}; "
+            f"{cpu[b][1] / max(cpu[b][0], 1e-9):.0f} playouts per CPU-s"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--agree", metavar="EDITION", help="agreement with a 10x budget for EDITION (see above)")
+    ap.add_argument("--budgets", nargs="+", default=["400:8", "1000:10"], help="--agree: N:candidates")
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--ladder", type=int, nargs="+", default=[16, 32, 64, 128, 256])
     ap.add_argument("--reference", type=int, default=1024)
     ap.add_argument("--candidates", type=int, default=8, help="as advise's default")
-    ap.add_argument("--games-seed", type=int, default=8000)
+    ap.add_argument("--games-seed", type=int, default=None, help="8000 (ladder), 9000 (--agree)")
     args = ap.parse_args()
+    if args.agree:
+        budgets = [(int(b.split(":")[0]), int(b.split(":")[1])) for b in args.budgets]
+        agree(args.agree, budgets, args.positions, 9000 if args.games_seed is None else args.games_seed)
+        return
+    if args.games_seed is None:
+        args.games_seed = 8000
     ladder = sorted(args.ladder)
     ref = args.reference
     print(f"time to a stable top move: ladder {ladder} playouts, reference {ref} ({load()})", flush=True)

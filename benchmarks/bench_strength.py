@@ -21,7 +21,8 @@ in the file are skipped).  Shards are deal ranges written to separate files;
 Wilson interval, by seat, mean seconds a game and the commits played.
 
 Bot specs: ``greedy``, ``playout``, ``random``, ``advisor:playouts=N``,
-``advisor:seconds=S``, and the tree search ``ismcts:playouts=N`` or
+``advisor:seconds=S`` (``,max_playouts=N``: a time budget with a cap, as
+the widget's levels), and the tree search ``ismcts:playouts=N`` or
 ``ismcts:seconds=S``, optionally with ``,caution=1``.
 """
 
@@ -56,6 +57,8 @@ def make(spec: str, seed: int) -> Any:
 
     >>> make("advisor:playouts=50", 3)
     AdvisorBot(playouts=50)
+    >>> make("advisor:seconds=1.0,max_playouts=400", 3)
+    AdvisorBot(seconds=1.0, max_playouts=400)
     >>> make("greedy", 1)
     GreedyBot()
     >>> make("ismcts:playouts=200,caution=1", 2)
@@ -78,6 +81,8 @@ def make(spec: str, seed: int) -> Any:
             kw["playouts"] = int(value)
         elif key == "seconds" and value.replace(".", "", 1).isdigit():
             kw["seconds"] = float(value)
+        elif key == "max_playouts" and name == "advisor" and value.isdigit():
+            kw["max_playouts"] = int(value)
         elif key == "caution" and name == "ismcts" and value in ("0", "1"):
             kw["caution"] = value == "1"
         else:

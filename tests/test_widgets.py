@@ -667,20 +667,21 @@ def test_app_new_game_follows_the_menu_and_closes_the_old_game():
 def test_the_levels_are_random_greedy_and_the_advisor():
     from ttr_lab.analysis.advisor import AdvisorBot
     from ttr_lab.bots import GreedyBot, RandomBot
-    from ttr_lab.widgets.play_bots import HARD_BUDGET, bot_name, level_of, make_opponent
+    from ttr_lab.widgets.play_bots import HARD_BUDGET, HARD_SECONDS, bot_name, level_of, make_opponent
 
     assert [bot_name(level) for level in ("easy", "medium", "hard")] == ["random", "greedy", "advisor"]
     assert [level_of(b) for b in ("random", "greedy", "advisor", "playout")] == ["easy", "medium", "hard", None]
     easy, medium, hard = (make_opponent(level, seed=3) for level in ("easy", "Medium bot", "hard"))
     assert type(easy) is RandomBot and type(medium) is GreedyBot
-    assert type(hard) is AdvisorBot and hard.playouts == HARD_BUDGET  # a count: the same moves on any machine
+    assert type(hard) is AdvisorBot and hard.max_playouts == HARD_BUDGET and hard.seconds == HARD_SECONDS
     widget = ttr_lab.play("usa", players=["You", "hard", "bot"], level="easy", seed=SEED)
     assert [type(widget.bots[p]) for p in (1, 2)] == [AdvisorBot, RandomBot]
 
 
 def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
     """In the widget, the hard seat's move is what AdvisorBot(playouts=HARD_BUDGET)
-    chooses from that seat's view, deterministically for the seat's seed."""
+    chooses from that seat's view, deterministically for the seat's seed (its
+    time budget, HARD_SECONDS, is far more than the kernel needs for HARD_BUDGET)."""
     from ttr_lab.analysis.advisor import AdvisorBot
     from ttr_lab.widgets.play_bots import HARD_BUDGET
 

@@ -17,7 +17,10 @@ Examples (shell)::
     python -m ttr_lab review game.json --seat 0 --save review.csv     # every column, for a spreadsheet
 
 Budgets in ``--playouts`` give the same answer on every run (with the same
-``--seed``); ``--seconds`` depends on the machine.
+``--seed``); ``--seconds`` depends on the machine.  ``review`` without a
+budget plays :data:`REVIEW_PLAYOUTS` a move where the compiled kernel plays
+the edition (``ttr_lab.analysis.kernel_info()``), else
+:data:`REVIEW_SECONDS` s a ply; it prints the budget it used.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
-from .analysis import THRESHOLDS, advise, quick_odds, review, ticket_odds
+from .analysis import THRESHOLDS, advise, kernel_info, quick_odds, review, ticket_odds
 from .analysis.advice_types import RANKING
 from .errors import TtrError
 from .numerals import is_numeral, read_number
@@ -69,7 +72,12 @@ def add_analysis_commands(sub: Any) -> None:
         "--seat", help="review from this seat's view only (a number or a player's name; default: each mover's own)"
     )
     rb = rev.add_mutually_exclusive_group()
-    rb.add_argument("--seconds-per-ply", type=float, default=0.5, help="time budget a ply (default 0.5)")
+    rb.add_argument(
+        "--seconds-per-ply",
+        type=float,
+        help=f"time budget a ply (default: --playouts {REVIEW_PLAYOUTS} where the compiled kernel plays the "
+        f"edition, else {REVIEW_SECONDS} s a ply)",
+    )
     rb.add_argument("--playouts", type=int, help="playouts a move and ply (deterministic)")
     rev.add_argument("--plies", help="only these plies, e.g. 30-60 or 12,15,40 (1-based)")
     rev.add_argument("--seed", type=int, default=0, help="same seed and playouts, same review (default 0)")
@@ -188,6 +196,29 @@ def _plies(text: str | None) -> list[int] | None:
     return out
 
 
+#: review's default budget where the compiled kernel plays the edition: playouts a
+#: move (deterministic; a whole 2-player USA game in well under 30 s of CPU, its flags
+#: compared with 10x in benchmarks/README.md, "Game review") ...
+REVIEW_PLAYOUTS = 50
+#: ... and elsewhere (Python playouts), seconds a ply, so a review still ends in time
+REVIEW_SECONDS = 0.25
+
+
+def _review_budget(args: argparse.Namespace, record: Any) -> dict[str, Any]:
+    """``--playouts`` or ``--seconds-per-ply`` as given, else the default:
+    :data:`REVIEW_PLAYOUTS` where the kernel plays the record's edition,
+    :data:`REVIEW_SECONDS` a ply elsewhere."""
+    if args.playouts is not None:
+        return {"playouts": args.playouts}
+    if args.seconds_per_ply is not None:
+        return {"seconds_per_ply": args.seconds_per_ply}
+    info = kernel_info()
+    edition = getattr(getattr(record.replay(upto=0), "edition", None), "name", None)
+    if info.enabled and edition in info.editions:
+        return {"playouts": REVIEW_PLAYOUTS}
+    return {"seconds_per_ply": REVIEW_SECONDS}
+
+
 def _review(args: argparse.Namespace, read: Reader) -> int:
     kind, record = read(args.file)
     if kind != "record":
@@ -200,9 +231,7 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
     plies = _plies(args.plies)
     if plies is not None and plies[-1] > len(record):
         raise TtrError(f"--plies: the record has only {len(record)} moves")
-    budget: dict[str, Any] = (
-        {"playouts": args.playouts} if args.playouts is not None else {"seconds_per_ply": args.seconds_per_ply}
-    )
+    budget = _review_budget(args, record)
     start = record.replay(upto=0)
     if args.seat is not None and (args.seat < 0 or args.seat >= start.num_players):
         raise TtrError(f"--seat {args.seat}: the game has seats 0 to {start.num_players - 1}")
@@ -221,7 +250,8 @@ def _review(args: argparse.Namespace, read: Reader) -> int:
     names = [f"{name} (seat {p})" for p, name in enumerate(start.player_names)]
     wins = [f"win_{p}" for p in range(len(names))]
     whose = "each mover's own view" if args.seat is None else f"{names[args.seat]}'s view"
-    print(f"Review of {args.file}: {len(df)} plies from {whose}")
+    said = f"{budget['playouts']} playouts a move" if "playouts" in budget else f"{budget['seconds_per_ply']} s a ply"
+    print(f"Review of {args.file}: {len(df)} plies from {whose}, at {said}")
     print(f"  flags by the drop in the mover's win chance: {_thresholds()}")
     rows = df if args.all else df[df["flag"] != ""]
     if len(rows):

@@ -26,7 +26,17 @@ from ..moves import Move
 if TYPE_CHECKING:  # pragma: no cover
     from ..kernel import Finish
 
-__all__ = ["Advice", "MoveAdvice", "paired", "in_notebook", "MARGIN", "RANKING", "Z_DEVIATE", "DELTA_DEVIATE"]
+__all__ = [
+    "Advice",
+    "MoveAdvice",
+    "paired",
+    "in_notebook",
+    "MARGIN",
+    "RANKING",
+    "Z_DEVIATE",
+    "DELTA_DEVIATE",
+    "MAX_TIMED_PLAYOUTS",
+]
 
 #: the value of a playout for the seat: its win share plus so much per point of
 #: score margin over the best other seat (a 10-point lead counts 0.1 of a win),
@@ -40,6 +50,11 @@ Z_DEVIATE = 2.0
 #: ... and by at least so much value (win share plus MARGIN a point)
 DELTA_DEVIATE = 0.02
 
+
+#: the most playouts a time budget (``advise(view, seconds=...)``) uses unless told
+#: (``max_playouts``): about 4 s of the compiled kernel on a mid-game USA 2-player
+#: position; it also bounds the guessed states a search keeps (one per playout at most)
+MAX_TIMED_PLAYOUTS = 20_000
 
 #: how :func:`~ttr_lab.analysis.advise` orders its moves, in one line for people
 RANKING = (
@@ -82,8 +97,11 @@ class Advice:
     win_probabilities: tuple[float, ...]
     expected_scores: tuple[float, ...]
     moves: tuple[MoveAdvice, ...]
+    #: the playouts played (with a time budget, as many as fit: it varies with the machine)
     playouts: int
     seconds: float = field(default=0.0, compare=False)
+    #: True when a time budget ran out before its ``max_playouts``
+    timed_out: bool = field(default=False, compare=False)
 
     @property
     def best(self) -> MoveAdvice | None:
@@ -92,7 +110,8 @@ class Advice:
 
     def __str__(self) -> str:
         chances = ", ".join(f"seat {p}: {100 * w:.0f}%" for p, w in enumerate(self.win_probabilities))
-        lines = [f"win chances from seat {self.player}'s view ({self.playouts} playouts): {chances}"]
+        budget = f"{self.playouts} playouts{', as many as the time allowed' if self.timed_out else ''}"
+        lines = [f"win chances from seat {self.player}'s view ({budget}): {chances}"]
         if self.moves:
             lines.append(RANKING)
         for i, m in enumerate(self.moves[:5], 1):

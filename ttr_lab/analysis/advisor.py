@@ -42,17 +42,22 @@ Method: determinized Monte Carlo
 that is not to move they are the position's, under the policy, and there
 are no moves.
 
-The answer is deterministic for a seed when ``playouts`` (a count) is
-given; ``seconds`` (the default, 2 s) is a wall-clock budget for
-interactive use: the rate is measured in the first round and the search
-stops at the deadline, so the answer depends on the machine's speed.
-
-**Calibration.**  Even weighted by their play
-(:mod:`~ttr_lab.analysis.ticket_likelihood`), the guessed opponents fit
-their boards worse than the real ones, so the raw playout share of the
-viewing seat is too high on average; :func:`calibrate` corrects it (figures
-in ``benchmarks/README.md``).  Differences between moves, played on the same
-guesses, do not depend on it.
+Budgets
+-------
+``seconds`` (the default, 2 s) asks for as many playouts as fit in that
+time, at most ``max_playouts`` (:data:`~.advice_types.MAX_TIMED_PLAYOUTS`,
+20,000, unless told); each round of the halving gets an equal share of the
+time.  The count then depends on the machine's speed and load, so the
+answer says how many playouts it used (:attr:`Advice.playouts`, and each
+move's :attr:`MoveAdvice.playouts`) and whether the clock stopped it
+(:attr:`Advice.timed_out`).  ``playouts`` (a count) is deterministic: the
+same view, seed and count give the same advice on any machine.  The two
+paths play the same playouts in the same order, so a timed search that
+reaches ``max_playouts`` before its deadline gives exactly the advice of
+``playouts=max_playouts``.  With the compiled kernel
+(:func:`~ttr_lab.analysis.kernel_info`) a second buys about 10x more
+playouts than in Python; drawing the guessed states then takes most of the
+time (``benchmarks/README.md``).
 
 Examples
 --------
@@ -77,6 +82,7 @@ from typing import TYPE_CHECKING
 from ..checks import (
     MAX_BOT_SEED,
     MAX_CANDIDATES,
+    MAX_PLAYOUTS,
     MAX_SEED,
     check_budget,
     check_count,
@@ -88,7 +94,7 @@ from ..errors import TtrError
 from ..moves import Move
 from ..playout import PlayoutBot, play_out
 from ..view import PlayerView
-from .advice_types import DELTA_DEVIATE, Z_DEVIATE, Advice, MoveAdvice, _progress, _Stats, paired
+from .advice_types import DELTA_DEVIATE, MAX_TIMED_PLAYOUTS, Z_DEVIATE, Advice, MoveAdvice, _progress, _Stats, paired
 from .advisor_calibration import _rescale, calibrate, pieces_left
 from .advisor_candidates import _legal, candidate_moves
 from .advisor_explain import Explainer
@@ -114,15 +120,38 @@ def evaluate_moves(
     weighted: bool = True,
     progress: bool | None = False,
     keep: Iterable[int] = (),
+    max_playouts: int = MAX_TIMED_PLAYOUTS,
 ) -> tuple[list[tuple[Move | None, _Stats, int]], int]:
     """Playouts of each move (None: the position as it is) on shared
     determinized states; returns ``[(move, stats, round reached)]`` and the
     playouts used.  ``halving=False`` gives every move the same share;
     ``protect`` is the index of a move halving never drops (it takes the
     last place kept); the moves of ``keep`` also go on to every round.
+    ``playouts`` (a count) or ``seconds`` with at most ``max_playouts``.
     The arguments are checked as :func:`advise` checks them."""
+    found = _search(view, moves, playouts=playouts, seconds=seconds, seed=seed, max_playouts=max_playouts, halving=halving,
+                    protect=protect, weighted=weighted, progress=progress, keep=keep)  # fmt: skip
+    return found[0], found[1]
+
+
+def _search(
+    view: PlayerView,
+    moves: list[Move] | None,
+    *,
+    playouts: int | None,
+    seconds: float,
+    seed: int,
+    halving: bool = True,
+    protect: int | None = None,
+    weighted: bool = True,
+    progress: bool | None = False,
+    keep: Iterable[int] = (),
+    max_playouts: int = MAX_TIMED_PLAYOUTS,
+) -> tuple[list[tuple[Move | None, _Stats, int]], int, bool]:
+    """:func:`evaluate_moves`, and whether the clock stopped it."""
     check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     check_budget(seconds, playouts)
+    check_count(max_playouts, "max_playouts", high=MAX_PLAYOUTS)
     check_seed(seed)
     n = view.num_players
     me = view.player
@@ -134,11 +163,12 @@ def evaluate_moves(
     start = time.perf_counter()
     deadline = None if playouts is not None else start + float(seconds)
     rounds = max(1, math.ceil(math.log2(len(cands)))) if halving else 1
-    budget = playouts if playouts is not None else 10**9
+    budget = playouts if playouts is not None else max_playouts
     used = 0
+    timed_out = False
     kept_too = sorted(set(keep))
     alive = list(range(len(cands)))
-    bar = _progress(progress, budget if playouts is not None else len(cands))
+    bar = _progress(progress, budget)
 
     def one(i: int, j: int) -> None:
         nonlocal used
@@ -165,12 +195,14 @@ def evaluate_moves(
             for i in alive:
                 one(i, j)
             if stop is not None and time.perf_counter() > stop and j > done:
+                timed_out = timed_out or j + 1 < done + per
                 per = j + 1 - done
                 break
         done += per
         for i in alive:
             reached[i] = r
         if deadline is not None and time.perf_counter() > deadline:
+            timed_out = timed_out or (r < rounds - 1 and used < budget)
             break
         if r < rounds - 1 and len(alive) > 1:
             alive.sort(key=lambda i: (stats[i].key(), -i), reverse=True)
@@ -181,7 +213,7 @@ def evaluate_moves(
             alive = sorted(kept)
     if bar is not None:
         bar.close()
-    return [(cands[i], stats[i], reached[i]) for i in range(len(cands))], used
+    return [(cands[i], stats[i], reached[i]) for i in range(len(cands))], used, timed_out
 
 
 def rank(
@@ -216,6 +248,7 @@ def advise(
     progress: bool | None = None,
     include: Iterable[Move] = (),
     calibrated: bool = True,
+    max_playouts: int = MAX_TIMED_PLAYOUTS,
 ) -> Advice:
     """Win chances and ranked moves from ``view``'s seat (see the module doc).
 
@@ -224,8 +257,11 @@ def advise(
     view : PlayerView
         One seat's view; nothing else is read.
     seconds : float
-        Wall-clock budget (when ``playouts`` is None), above 0 and at most
-        :data:`~ttr_lab.checks.MAX_SECONDS` (a day).
+        Wall-clock budget (when ``playouts`` is None): as many playouts as
+        fit in it, up to ``max_playouts``; above 0 and at most
+        :data:`~ttr_lab.checks.MAX_SECONDS` (a day).  The count used is
+        :attr:`Advice.playouts`; :attr:`Advice.timed_out` says whether the
+        clock stopped the search before ``max_playouts``.
     seed : int
         Same seed, same view and same ``playouts``: same advice (0 to
         ``2**128 - 1``, as a game's seed).
@@ -253,6 +289,11 @@ def advise(
     calibrated : bool
         Recalibrate the seat's win chances (:func:`calibrate`; the others
         scaled to sum to 1); False gives the playouts' raw shares.
+    max_playouts : int
+        The most playouts a time budget may use (1 to
+        :data:`~ttr_lab.checks.MAX_PLAYOUTS`; default
+        :data:`~.advice_types.MAX_TIMED_PLAYOUTS`, 20,000, which also bounds
+        the guessed states kept in memory); ignored when ``playouts`` is given.
 
     Raises
     ------
@@ -262,6 +303,7 @@ def advise(
     """
     check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     check_budget(seconds, playouts)
+    check_count(max_playouts, "max_playouts", high=MAX_PLAYOUTS)
     check_seed(seed)
     check_count(candidates, "candidates", high=MAX_CANDIDATES)
     extra = take_at_most(include, MAX_CANDIDATES, "include")
@@ -276,7 +318,7 @@ def advise(
                 raise TtrError(f"include: {x} is not a legal move for seat {view.player} here")
             if x not in moves:
                 moves.append(x)
-    results, used = evaluate_moves(
+    results, used, timed_out = _search(
         view,
         moves,
         playouts=playouts,
@@ -286,6 +328,7 @@ def advise(
         progress=progress,
         protect=0,
         keep=[moves.index(x) for x in extra],  # a move asked about is played out to the end, not dropped
+        max_playouts=max_playouts,
     )
     me = view.player
     results = rank(results) if moves else results
@@ -322,35 +365,50 @@ def advise(
                 policy=m == moves[0],
             )
         )
-    return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0)
+    return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0, timed_out=timed_out)
 
 
 class AdvisorBot:
     """A player that plays the advisor's top move (``make_bot("advisor")``).
 
-    ``playouts`` per move (deterministic), else ``seconds`` per move.
+    ``playouts`` per move (deterministic), else ``seconds`` per move with at
+    most ``max_playouts`` (as :func:`advise`: where the compiled kernel plays
+    the edition the cap is usually reached first, and the bot replays the
+    same moves; elsewhere the clock keeps its turns short).
 
     >>> import ttr_lab
     >>> from ttr_lab.bots import make_bot
     >>> make_bot("advisor", 3)
     AdvisorBot(seconds=1.0)
+    >>> AdvisorBot(seconds=2.0, max_playouts=800)
+    AdvisorBot(seconds=2.0, max_playouts=800)
     """
 
     name = "advisor"
 
     def __init__(
-        self, seed: int = 0, *, playouts: int | None = None, seconds: float = 1.0, candidates: int = 8
+        self,
+        seed: int = 0,
+        *,
+        playouts: int | None = None,
+        seconds: float = 1.0,
+        candidates: int = 8,
+        max_playouts: int = MAX_TIMED_PLAYOUTS,
     ) -> None:
         check_seed(seed, high=MAX_BOT_SEED)
         check_budget(seconds, playouts)
+        check_count(max_playouts, "max_playouts", high=MAX_PLAYOUTS)
         check_count(candidates, "candidates", high=MAX_CANDIDATES)
         self.seed, self.playouts, self.seconds, self.candidates = seed, playouts, seconds, candidates
+        self.max_playouts = max_playouts
         self._fallback = PlayoutBot(seed)
         self.calls = 0
 
     def __repr__(self) -> str:
-        budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
-        return f"AdvisorBot({budget})"
+        if self.playouts is not None:
+            return f"AdvisorBot(playouts={self.playouts})"
+        cap = f", max_playouts={self.max_playouts}" if self.max_playouts != MAX_TIMED_PLAYOUTS else ""
+        return f"AdvisorBot(seconds={self.seconds}{cap})"
 
     def choose(self, view: PlayerView) -> Move:
         moves = candidate_moves(view, limit=self.candidates)
@@ -361,6 +419,7 @@ class AdvisorBot:
             view,
             seconds=self.seconds,
             playouts=self.playouts,
+            max_playouts=self.max_playouts,
             seed=(self.seed * 7919 + view.ply) % (MAX_SEED + 1),
             candidates=self.candidates,
             explain=False,

@@ -64,6 +64,7 @@ __all__ = [
     "MIN_PLAYOUTS",
     "MAX_WIDTH",
     "HINT_PLAYOUTS",
+    "HINT_SECONDS",
 ]
 
 #: a chance is shown only when it rests on at least so many played-out games ...
@@ -72,10 +73,14 @@ MIN_PLAYOUTS = 40
 MAX_WIDTH = 0.30
 #: an interval at most so wide is "fairly sure"; wider (up to MAX_WIDTH), "a rough figure"
 SURE_WIDTH = 0.20
-#: a Hint's playouts, split over the candidate moves by the advisor's halving: about 60
-#: for the recommended move among 10 candidates (benchmarks/bench_hint.py: a median of
-#: 1.7 s with 7 processes on 2 cores, its number shown in 20 of 20 positions)
-HINT_PLAYOUTS = 200
+#: a Hint's time budget in seconds: as many playouts as fit, up to HINT_PLAYOUTS (the
+#: compiled kernel reaches the cap well within it on the USA maps; in Python, for the other
+#: editions or in a browser, the clock stops the search and the Hint says how many it played)
+HINT_SECONDS = 2.0
+#: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving:
+#: the budget where its top move agrees with a 10x budget's in at least 80% of held-out
+#: mid-game positions (benchmarks/README.md, "The Hint and the hard level")
+HINT_PLAYOUTS = 1000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
@@ -182,8 +187,9 @@ def hint_html(advice: Advice, view: Any) -> str:
     why = f"<div style='color:#444'>{html.escape(best.explanation)}</div>" if best.explanation else ""
     close = _close_ones(advice, best) if sure else []
     also = f"<div>About as good: {html.escape('; '.join(_words(view, m.move) for m in close))}.</div>" if close else ""
+    timed = " (as many as the time allowed)" if advice.timed_out else ""
     basis = (
-        f"<div class='ttr-advice-basis' style='{_NOTE}'>From {advice.playouts} games played out to the end, "
+        f"<div class='ttr-advice-basis' style='{_NOTE}'>From {advice.playouts} games played out to the end{timed}, "
         f"{len(advice.moves)} moves tried, on guesses of what you cannot see.</div>"
     )
     return f"{move}<div class='ttr-hint-chance'>{chance}</div>{why}{also}{basis}"
@@ -194,7 +200,10 @@ class AdvicePanel:
 
     ``playouts`` (deterministic) or ``seconds`` per question: the bars ask
     with every playout on the policy's own line of play, the Hint with
-    ``hint_playouts`` (default: ``playouts``) over the candidate moves.
+    ``hint_playouts`` (a count; default: ``playouts`` unless
+    ``hint_seconds`` is given) over the candidate moves, or else with as
+    many as fit in ``hint_seconds`` (default: ``seconds``), at most
+    ``hint_max`` (:data:`HINT_PLAYOUTS`); the Hint says how many it played.
     A Hint is asked once per position.
     """
 
@@ -209,10 +218,15 @@ class AdvicePanel:
         seed: int = 0,
         on_refresh: Callable[[Advice], None] | None = None,
         on_hint: Callable[[Advice], None] | None = None,
+        hint_seconds: float | None = None,
+        hint_max: int = HINT_PLAYOUTS,
     ) -> None:
         self.game, self.seat = game, seat
         self.playouts, self.seconds, self.seed = playouts, seconds, seed
-        self.hint_playouts = hint_playouts if hint_playouts is not None else playouts
+        # a count for the Hint if given, else the panel's count unless a time for the Hint is given
+        self.hint_playouts = hint_playouts if hint_playouts is not None or hint_seconds is not None else playouts
+        self.hint_seconds = hint_seconds if hint_seconds is not None else seconds
+        self.hint_max = hint_max
         self.on_refresh, self.on_hint = on_refresh, on_hint
         #: the advice behind the bars (the last refresh)
         self.advice: Advice | None = None
@@ -273,7 +287,14 @@ class AdvicePanel:
             self.hints.value = "<i>Thinking: playing games out to the end…</i>"
             self.button.disabled = True
             try:
-                a = advise(view, playouts=self.hint_playouts, seconds=self.seconds, seed=self.seed, progress=False)
+                a = advise(
+                    view,
+                    playouts=self.hint_playouts,
+                    seconds=self.hint_seconds,
+                    max_playouts=self.hint_max,
+                    seed=self.seed,
+                    progress=False,
+                )
             finally:
                 self.button.disabled = False
             self.hint_advice, self._hint_key = a, key
@@ -296,8 +317,9 @@ class SeatAdvisor:
     advice (the panel's bars and hint are emptied, so nothing of an earlier
     seat's advice stays in the page).  The bars are recomputed only when the
     position or the seat changes (``playouts`` per question: deterministic,
-    and small so a click stays responsive); a Hint asks with
-    ``max(playouts, HINT_PLAYOUTS)`` playouts, once per position.
+    and small so a click stays responsive); a Hint asks, once per position,
+    with ``hint_playouts`` if given (a count), else with as many playouts as
+    fit in :data:`HINT_SECONDS`, at most ``max(playouts, HINT_PLAYOUTS)``.
     ``on_hint`` receives the :class:`Advice` of a Hint; :attr:`lit` holds the
     route of the recommended move, if it is a claim (the play widget lights
     it on the board), until the position changes.
@@ -327,8 +349,16 @@ class SeatAdvisor:
         self.lit: tuple[int, ...] = ()
         self._on_hint = on_hint
         self.note = W.HTML().add_class("ttr-advice-note")
-        hint = hint_playouts if hint_playouts is not None else max(playouts, HINT_PLAYOUTS)
-        self.panel = AdvicePanel(game, 0, playouts=playouts, hint_playouts=hint, seed=seed, on_hint=self._hinted)
+        self.panel = AdvicePanel(
+            game,
+            0,
+            playouts=playouts,
+            hint_playouts=hint_playouts,
+            hint_seconds=HINT_SECONDS,
+            hint_max=max(playouts, HINT_PLAYOUTS),
+            seed=seed,
+            on_hint=self._hinted,
+        )
         self.panel.widget.add_class("ttr-advice")
         self.panel.button.add_class("ttr-hint")
         self.widget = W.VBox([self.note]).add_class("ttr-advisor")

@@ -29,7 +29,7 @@ __all__ = ["PlayTabs", "ADVISOR_PLAYOUTS"]
 #: the advisor's playouts for the win chances after each move with ``advisor=True``: enough
 #: to show them (at least widgets.advice.MIN_PLAYOUTS, 40, and a 95% interval at most 30 points
 #: wide): a median of 0.6 s with 7 processes on 2 cores (benchmarks/bench_hint.py); a Hint asks
-#: with widgets.advice.HINT_PLAYOUTS
+#: for as many as fit in widgets.advice.HINT_SECONDS, at most widgets.advice.HINT_PLAYOUTS
 ADVISOR_PLAYOUTS = 48
 
 
