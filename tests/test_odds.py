@@ -97,7 +97,8 @@ def gaps(seeds: range, playouts: int) -> list[list[tuple[float, float]]]:
         quick = {o.ticket: o for o in quick_odds(v)}
         open_ = [t for t, inp in quick_inputs(v) if inp.status == "open"]
         if open_:
-            sim = {o.ticket: o.probability for o in ticket_odds(v, playouts=playouts, seed=s)}
+            # the closed form was fitted to the simulation with uniform guesses of the other tickets
+            sim = {o.ticket: o.probability for o in ticket_odds(v, playouts=playouts, seed=s, weighted=False)}
             per_pos.append([(quick[t].probability, sim[t]) for t in open_])
     return per_pos
 

@@ -52,7 +52,8 @@ still to claim times the number of opponents (exposure to blocking), and
 the network's work (claims plus half the missing cards) as a share of the
 turns left.  The constants (and :data:`RATE`) are fitted, by binomial
 maximum likelihood, to the simulated completions of 1,087 open tickets in
-800 positions of bot games (``benchmarks/bench_odds.py --fit``).
+800 positions of bot games (``benchmarks/bench_odds.py --fit``), simulated
+with uniform guesses of the other seats' tickets (``weighted=False``).
 ``quick_odds(view, calibrated=False)`` gives the ticket-alone card model
 uncalibrated (the old quick estimate, which assumed every turn served that
 ticket and nobody blocked).
@@ -98,6 +99,7 @@ from .steiner import steiner_forest
 
 __all__ = [
     "COEF",
+    "LAM",
     "RATE",
     "QuickInputs",
     "calibrated_probability",
@@ -130,6 +132,12 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (0.0 if k == 0 else max(0.0, mid - half), 1.0 if k == n else min(1.0, mid + half))
 
 
+#: :func:`ticket_odds`' rate per car of detour of the other seats' ticket
+#: likelihood (``benchmarks/bench_ticket_odds_error.py``: 2 and 5 about
+#: equally good on USA, both better than 0.5, the default of ``advise``)
+LAM = 2.0
+
+
 @dataclass(frozen=True)
 class TicketOdds:
     """A ticket's completions in ``playouts`` simulated games, its share
@@ -143,21 +151,34 @@ class TicketOdds:
     high: float
 
 
-def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighted: bool = False) -> list[TicketOdds]:
+def ticket_odds(
+    view: PlayerView, *, playouts: int = 100, seed: int = 0, weighted: bool = True, lam: float = LAM
+) -> list[TicketOdds]:
     """Each of the view's tickets with its chance of completion, by simulation.
 
-    ``playouts`` determinized states (``weighted`` as in
-    :func:`~ttr_lab.analysis.determinize.sample_states`) are played to the
-    end by the playout policy; same seed, same answer.  ``weighted`` is off
-    by default, unlike :func:`~ttr_lab.analysis.advise`'s: a seat's own
-    ticket depends on the others' tickets only through what they block, and
-    :func:`quick_odds` was fitted to and checked against these uniform
-    guesses (``benchmarks/bench_odds.py``); ``advise`` weights them because
-    its win chances are about the others' scores too.
+    ``playouts`` determinized states are played to the end by the playout
+    policy; same seed, same answer.  The other seats' unseen tickets are
+    drawn from their posterior given the routes each has claimed
+    (``weighted``, the likelihood's rate per car of detour ``lam``; see
+    :func:`~ttr_lab.analysis.determinize.sample_states`).  Uniform guesses
+    (``weighted=False``) made the odds optimistic: opponents with tickets
+    that their claims do not explain build elsewhere, and block less than
+    the real ones do.  On tickets the simulation puts between 5% and 95%,
+    against the true state's hands and tickets (``benchmarks/
+    bench_ticket_odds_error.py``), uniform guesses were some 8 points too
+    high on USA; these guesses are within a few points (the figures per
+    edition are in ``benchmarks/README.md``).
 
-    ``playouts`` is 1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS` and ``seed`` 0
-    to ``2**128 - 1`` (as a game's): anything else is a TtrError naming it,
-    before any playout.
+    The interval is the simulation's own: the 95% Wilson interval of the
+    chance *given what the seat knows*.  The outcome from the one true
+    state (the real hidden cards, tickets and deck) falls outside it far
+    more often than 5% of the time, because what the seat does not know
+    moves a ticket's fate by more than the simulation's noise.
+
+    ``playouts`` is 1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS`, ``seed`` 0
+    to ``2**128 - 1`` (as a game's) and ``lam`` 0 to
+    :data:`~ttr_lab.analysis.determinize.MAX_LAM`: anything else is a
+    TtrError naming it, before any playout.
 
     >>> import ttr_lab
     >>> g = ttr_lab.new_game("usa", players=2, seed=1)
@@ -172,7 +193,7 @@ def ticket_odds(view: PlayerView, *, playouts: int = 100, seed: int = 0, weighte
     p = view.player
     tickets = view.tickets
     done = Counter[int]()
-    states = iter_states(view, seed=seed, weighted=weighted)
+    states = iter_states(view, seed=seed, weighted=weighted, lam=lam)
     for i in range(playouts):
         end = play_out(next(states), seed=seed * 1_000_003 + i)
         for tid, completed in end.tickets[p]:
