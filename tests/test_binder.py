@@ -30,7 +30,22 @@ BINDER = ROOT / "binder"
 NOTEBOOKS = "notebooks"  # every notebook, as users launch them
 SANITIZE = "notebooks/nbval-sanitize.cfg"
 # The packages a Binder user needs, each pinned in binder/requirements.txt.
-PINNED = ("jupyterlab", "ipywidgets", "anywidget", "plotly", "networkx", "nbval", "pytest", "pandas", "tqdm", "dask")
+PINNED = (
+    "jupyterlab",
+    "notebook",
+    "ipywidgets",
+    "anywidget",
+    "plotly",
+    "networkx",
+    "nbval",
+    "pytest",
+    "pandas",
+    "tqdm",
+    "dask",
+)
+# What repo2docker 2026.4.0's base environment already holds (py3.11/3.12: jupyterlab 4.4.9 and
+# notebook 7.4.7, which requires jupyterlab<4.5): pip install -r binder/requirements.txt runs on top.
+BASE_ENV = ("jupyterlab==4.4.9", "notebook==7.4.7")
 # Words in pip's output that mean "no network / no index", not a broken requirements file.
 OFFLINE_HINTS = (
     "Failed to establish a new connection",
@@ -158,11 +173,19 @@ def test_binder_requirements_run_every_notebook_under_strict_nbval(tmp_path):
     if probe.returncode != 0:
         pytest.skip(f"PyPI is unreachable (pip index versions nbval failed):\n{tail(probe, 8)}")
 
-    # What repo2docker does: pip from the repository root, so "-e ." is this checkout.
+    # repo2docker's base environment first (its notebook 7.4.7 needs jupyterlab<4.5)...
+    base = run(python, "-m", "pip", "install", *BASE_ENV, timeout=600)
+    if base.returncode != 0 and offline(base):
+        pytest.skip(f"PyPI became unreachable during pip install:\n{tail(base, 8)}")
+    assert base.returncode == 0, f"pip install {' '.join(BASE_ENV)} failed:\n{tail(base)}"
+    # ... then what repo2docker does: pip from the repository root, so "-e ." is this checkout.
     install = run(python, "-m", "pip", "install", "-r", "binder/requirements.txt", timeout=600)
     if install.returncode != 0 and offline(install):
         pytest.skip(f"PyPI became unreachable during pip install:\n{tail(install, 8)}")
     assert install.returncode == 0, f"pip install -r binder/requirements.txt failed:\n{tail(install)}"
+    # every installed package's requirements hold, the base environment's included
+    check = run(python, "-m", "pip", "check", timeout=120)
+    assert check.returncode == 0, f"pip check after binder/requirements.txt:\n{tail(check)}"
 
     # postBuild writes JupyterLab's settings overrides where this environment's Lab reads them.
     subprocess.run(
