@@ -373,3 +373,24 @@ def test_threads_at_once_play_the_games_of_one_thread():
         th.join()
     assert [results[k] for k in jobs] == alone
     assert len({a[1] for a in alone}) > 28  # different games, not one repeated
+
+
+@needs_kernel
+def test_the_kernel_s_only_writable_globals_are_python_s_tables():
+    """No global mutable state in C: the extension's writable data (nm's b/d/s symbols) is only the
+    module's and the type's definitions CPython needs, the argument name lists, and the toolchain's."""
+    from ttr_lab.kernel.run import load
+
+    nm = shutil.which("nm")
+    path = load().__file__
+    if nm is None or not path.endswith(".so"):
+        pytest.skip("needs nm and an ELF extension")
+    out = subprocess.run([nm, path], capture_output=True, text=True, timeout=60).stdout
+    names = {line.split()[-1] for line in out.splitlines() if len(line.split()) == 3 and line.split()[1] in "bBdDsS"}
+    python_s = {"TablesType", "Tables_methods", "module", "module_methods"}
+    toolchain = {n for n in names if n.startswith("_") or n.startswith("completed.")}
+    kwlists = {n for n in names if n.startswith("kwlist.")}
+    if not names:
+        pytest.skip("a stripped build: nm lists no symbols")
+    assert python_s <= names, names
+    assert names - python_s - toolchain - kwlists == set()

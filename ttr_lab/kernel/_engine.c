@@ -406,33 +406,27 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out, in
         }
         goto tickets;
     }
-    int gray[KT_MAX_LENGTH + 1]; /* the payments of a gray route, by length */
+    /* payments by route colour and length: tab[0] gray, tab[c + 1] colour c (a colour the hand
+     * lacks gives lo = L > top, so nothing but the all-wild payment) */
+    int tab[KT_MAX_CARD_TYPES + 1][KT_MAX_LENGTH + 1];
     for (int L = 1; L <= t->maxlen; L++) {
-        int k = W >= L, top = W < L - 1 ? W : L - 1;
+        int base = W >= L, top = W < L - 1 ? W : L - 1, gray = base;
         for (int ci = 0; ci < t->wild; ci++) {
-            int c = hand[ci];
-            if (!c) continue;
-            int lo = c < L ? L - c : 0;
-            if (top >= lo) k += top - lo + 1;
+            int c = hand[ci], lo = c < L ? L - c : 0, k = top - lo + 1 > 0 ? top - lo + 1 : 0;
+            gray += k;
+            tab[ci + 1][L] = base + k;
         }
-        gray[L] = k;
+        tab[0][L] = gray;
     }
-    for (int ri = 0; ri < t->nroutes; ri++) {
-        int L = t->rlen[ri];
-        if (ks) ks[ri] = 0;
-        if (g->owners[ri] >= 0 || pieces < L) continue;
-        int pr = t->partner[ri];
-        if (pr >= 0) { /* kg_route_open_to */
-            int po = g->owners[pr];
-            if ((po >= 0 && g->n < t->double_min) || po == me) continue;
-        }
-        int k;
-        if (t->rcolor[ri] < 0) {
-            k = gray[L];
-        } else {
-            int c = hand[t->rcolor[ri]], top = W < L - 1 ? W : L - 1, lo = c < L ? L - c : 0;
-            k = (W >= L) + (c && top >= lo ? top - lo + 1 : 0);
-        }
+    /* the owners, with an unowned slot at nroutes for routes without a double */
+    int own[KT_MAX_ROUTES + 1];
+    memcpy(own, g->owners, sizeof(int) * (size_t)t->nroutes);
+    own[t->nroutes] = -1;
+    const int few = g->n < t->double_min;
+    for (int ri = 0; ri < t->nroutes; ri++) { /* kg_route_open_to, without branches */
+        int L = t->rlen[ri], pr = t->partner[ri], po = own[pr >= 0 ? pr : t->nroutes];
+        int open = (own[ri] < 0) & (pieces >= L) & !((po >= 0) & (few | (po == me)));
+        int k = tab[t->rcolor[ri] + 1][L] & -open;
         if (ks) ks[ri] = k;
         if (want >= n && want < n + k) {
             kg_payments(t, hand, ri, pays);
