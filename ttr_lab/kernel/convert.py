@@ -182,34 +182,34 @@ def position_array(state: GameState) -> array[int]:
     """The position of ``state`` for the kernel (see the module doc): TtrError if a
     field cannot be written (a value too large for 32 bits, a missing field)."""
     d: dict[str, Any] = state.__dict__
-    try:
-        out = array("i", (MAGIC_STATE, VERSION, state.n))
-        out.extend([d["_phase"], d["_cur"], d["_first"], d["_turn"], d["_final"], d["_passes"]])
-        out.extend([d["_resets"], d["_shuffles"]])
-        out.extend(d["_row"])
-        for h in d["_hands"]:
-            out.extend(h)
-        out.extend(d["_owners"])
-        out.extend(d["_pieces"])
-        out.extend(d["_scores"])
+    try:  # one list, converted once (about twice as fast as extending the array field by field)
         (deck,) = d["_decks"]
         (disc,) = d["_discards"]
-        out.append(len(deck))
-        out.extend(deck)
-        out.append(len(disc))
-        out.extend(disc)
+        vals = [MAGIC_STATE, VERSION, state.n, d["_phase"], d["_cur"], d["_first"], d["_turn"], d["_final"]]
+        vals += (d["_passes"], d["_resets"], d["_shuffles"])
+        vals += d["_row"]
+        for h in d["_hands"]:
+            vals += h
+        vals += d["_owners"]
+        vals += d["_pieces"]
+        vals += d["_scores"]
+        vals.append(len(deck))
+        vals += deck
+        vals.append(len(disc))
+        vals += disc
         for ts in d["_tickets"]:
-            out.append(len(ts))
-            out.extend(ts)
-        out.append(len(d["_pending"]))
-        out.extend(d["_pending"])
+            vals.append(len(ts))
+            vals += ts
+        vals.append(len(d["_pending"]))
+        vals += d["_pending"]
         setup = d["_setup_deal"]
-        out.append(1 if setup else 0)
+        vals.append(1 if setup else 0)
         for ts in setup:
-            out.append(len(ts))
-            out.extend(ts)
-        out.append(len(d["_tdeck"]))
-        out.extend(d["_tdeck"])
+            vals.append(len(ts))
+            vals += ts
+        vals.append(len(d["_tdeck"]))
+        vals += d["_tdeck"]
+        out = array("i", vals)
     except (KeyError, TypeError, ValueError, OverflowError) as e:
         raise TtrError(f"the position cannot be read for the kernel: {type(e).__name__}: {e}") from None
     return out
