@@ -18,7 +18,7 @@ claims' posterior) +3.8 (+0.5 to +7.2): passes.  The fix halves the bias;
 what is left comes from the other seats' tickets too (with their true
 tickets the error is about 0), evidence the claims' likelihood does not
 use.  ``benchmarks/bench_ticket_odds_error.py`` has the figures per
-edition.  About 1.5 CPU minutes with the compiled kernel: slow.
+edition.  Slow: 6-8 minutes on a loaded 2-core machine (the kernel on).
 """
 
 from __future__ import annotations
