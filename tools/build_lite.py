@@ -65,6 +65,15 @@ PYODIDE_MARKERS = {
 # files of a wheel Python never reads in the browser: plotly's JupyterLab extension, twice in
 # its wheel (the site's front end takes it from the unslimmed wheel)
 SLIM = {"plotly": ("plotly/labextension/", "plotly-7.1.0.data/")}
+# lessons that need pandas (tables of results), which cannot be had for Pyodide 314 from the
+# registries: PyPI holds pandas for Pyodide only as cp312 wheels (pyemscripten_2024_0) and no numpy
+# at all; the npm package is the core alone.  The site opens them with a note saying so.
+NEEDS_PANDAS = ("06-ask-the-advisor.ipynb", "07-simulate.ipynb")
+PANDAS_NOTE = (
+    "**In the browser version of the kit this lesson cannot run:** it needs pandas, which is not "
+    "available for the browser's Python (Pyodide) here.  Read it here, and run it in JupyterLab on a "
+    "computer with the kit installed (`make lab`)."
+)
 LESSON_SKIP = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "*.pyc", "nbval-sanitize.cfg")
 
 
@@ -321,16 +330,22 @@ def stage_site(stage: Path, cache: Path, pyodide: Path, wheels: dict[str, Path],
     contents = stage / "contents"
     shutil.copytree(ROOT / "notebooks", contents, ignore=LESSON_SKIP)
     for nb in contents.rglob("*.ipynb"):
-        clear_outputs(nb)
+        clear_outputs(nb, PANDAS_NOTE if nb.name in NEEDS_PANDAS else None)
 
 
-def clear_outputs(nb: Path) -> None:
+def clear_outputs(nb: Path, note: str | None = None) -> None:
     """A lesson as a student first sees it: no stored outputs (they are made by running it;
-    stored widget outputs would only say their model is not found), a third of the size."""
+    stored widget outputs would only say their model is not found), a third of the size;
+    ``note``, if given, as a cell after the title."""
     data = json.loads(nb.read_text(encoding="utf-8"))
     for cell in data["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
+    if note is not None:
+        cell = {"cell_type": "markdown", "metadata": {}, "source": [note]}
+        if data.get("nbformat", 4) == 4 and data.get("nbformat_minor", 0) >= 5:
+            cell["id"] = "ttr-lite-note"
+        data["cells"].insert(1, cell)
     nb.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
