@@ -163,11 +163,13 @@ def ticket_odds(
     :func:`~ttr_lab.analysis.determinize.sample_states`).  Uniform guesses
     (``weighted=False``) made the odds optimistic: opponents with tickets
     that their claims do not explain build elsewhere, and block less than
-    the real ones do.  On tickets the simulation puts between 5% and 95%,
-    against the true state's hands and tickets (``benchmarks/
-    bench_ticket_odds_error.py``), uniform guesses were some 8 points too
-    high on USA; these guesses are within a few points (the figures per
-    edition are in ``benchmarks/README.md``).
+    the real ones do.  On 101 USA tickets that a pilot run put between 5%
+    and 95%, against continuations from the true hands and tickets
+    (``tests/test_ticket_odds_bias.py``), uniform guesses were 8.5 points
+    too high on average and these guesses 3.8 (with the true tickets of the
+    other seats: about 0, so what is left is evidence about their tickets
+    that the claims do not give).  ``benchmarks/bench_ticket_odds_error.py``
+    measures it per edition.
 
     The interval is the simulation's own: the 95% Wilson interval of the
     chance *given what the seat knows*.  The outcome from the one true
