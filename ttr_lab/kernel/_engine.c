@@ -228,6 +228,8 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
             }
             after_discard(g, t);
             g->owners[ri] = p;
+            g->claims++;
+            g->last_claim = ri;
             g->pieces[p] -= L;
             g->scores[p] += t->points[L];
             g->passes = 0;
@@ -323,46 +325,68 @@ static int keep_min(const KGame *g, const KTables *t) {
     return k < g->npending ? k : g->npending;
 }
 
-/* keeps in the engine's order: by their tickets' ids, as tuples */
-static int keep_cmp(const KGame *g, const KTables *t, int x, int y) {
-    int ids[2][KT_MAX_PENDING], n[2] = {0, 0}, masks[2] = {x, y};
-    for (int s = 0; s < 2; s++) {
-        for (int i = 0; i < g->npending; i++)
-            if (masks[s] >> i & 1) ids[s][n[s]++] = t->tid[g->pending[i]];
-        for (int i = 1; i < n[s]; i++)
-            for (int j = i; j > 0 && ids[s][j] < ids[s][j - 1]; j--) {
-                int v = ids[s][j];
-                ids[s][j] = ids[s][j - 1];
-                ids[s][j - 1] = v;
-            }
+/* keeps in the engine's order: by their tickets' ids, as tuples (a stable sort of the masks) */
+static int keeps(const KGame *g, const KTables *t, int *out) {
+    int np = g->npending, need = keep_min(g, t), n = 0, by_id[KT_MAX_PENDING];
+    int ids[1 << KT_MAX_PENDING][KT_MAX_PENDING], len[1 << KT_MAX_PENDING];
+    for (int i = 0; i < np; i++) { /* the pending tickets' positions by id */
+        int j = i;
+        for (; j > 0 && t->tid[g->pending[by_id[j - 1]]] > t->tid[g->pending[i]]; j--) by_id[j] = by_id[j - 1];
+        by_id[j] = i;
     }
-    for (int i = 0; i < n[0] && i < n[1]; i++)
-        if (ids[0][i] != ids[1][i]) return ids[0][i] < ids[1][i] ? -1 : 1;
-    return n[0] - n[1];
+    for (int mask = 0; mask < 1 << np; mask++) {
+        int k = 0;
+        for (int i = 0; i < np; i++)
+            if (mask >> by_id[i] & 1) ids[mask][k++] = t->tid[g->pending[by_id[i]]];
+        len[mask] = k;
+        if (k < need) continue;
+        int j = n++;
+        for (; j > 0; j--) { /* insert after the keeps whose ids come first or are the same */
+            const int *x = ids[mask], *y = ids[out[j - 1]];
+            int ly = len[out[j - 1]], i = 0;
+            while (i < k && i < ly && x[i] == y[i]) i++;
+            if (i < k && i < ly ? x[i] > y[i] : k >= ly) break;
+            out[j] = out[j - 1];
+        }
+        out[j] = mask;
+    }
+    return n;
 }
 
-static int keeps(const KGame *g, const KTables *t, int *out) {
-    int n = 0, need = keep_min(g, t);
-    for (int mask = 0; mask < 1 << g->npending; mask++)
-        if (__builtin_popcount((unsigned)mask) >= need) out[n++] = mask;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && keep_cmp(g, t, out[j], out[j - 1]) < 0; j--) {
-            int x = out[j];
-            out[j] = out[j - 1];
-            out[j - 1] = x;
+/* each route's number of payments for this hand, by colour and length: [0] gray, [c + 1]
+ * colour c (a colour the hand lacks gives lo = L > top, so nothing but the all-wild payment);
+ * lengths above pieces, none */
+static void payment_counts(const KTables *t, const int *hand, int pieces, int tab[][KT_MAX_LENGTH + 1]) {
+    const int W = hand[t->wild];
+    for (int L = 1; L <= t->maxlen; L++) {
+        int base = W >= L, top = W < L - 1 ? W : L - 1, gray = base, fits = -(pieces >= L);
+        for (int ci = 0; ci < t->wild; ci++) {
+            int c = hand[ci], lo = c < L ? L - c : 0, k = top - lo + 1 > 0 ? top - lo + 1 : 0;
+            gray += k;
+            tab[ci + 1][L] = (base + k) & fits;
         }
+        tab[0][L] = gray & fits;
+    }
+}
+
+/* the first moves of a turn: face-up cards and the blind draw (in a second pick, stopping) */
+static int draws_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+    int n = 0, ph = g->phase;
+    for (int i = 0; i < t->row_size; i++) {
+        int c = g->row[i];
+        if (c < 0 || (ph == PH_SECOND && c == t->wild)) continue;
+        if (n++ == want) *out = (KMove){MV_FACEUP, i + 1, 0, 0};
+    }
+    if (any_cards(g) && n++ == want) *out = (KMove){MV_BLIND, 0, 0, 0};
+    if (ph == PH_SECOND && t->single_draw && n && n++ == want) *out = (KMove){MV_STOP, 0, 0, 0};
     return n;
 }
 
 /* Walk the legal moves in order: returns how many there are; the one at
  * index want (if any) goes to out, and the walk stops there (returning a
- * positive count).  A gray route's payments depend only on its length and
- * the hand, so they are counted once per length.  ks (or NULL): each route's
- * payments, written by a count (want < 0) and read by the walk that follows
- * it on the same position. */
-static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out, int *ks) {
-    int n = 0, ph = g->phase;
-    KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+ * positive count). */
+static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+    int ph = g->phase;
     if (ph == PH_SETUP || ph == PH_KEEP) {
         int masks[1 << KT_MAX_PENDING];
         int k = keeps(g, t, masks);
@@ -370,76 +394,23 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out, in
         return k;
     }
     if (ph != PH_TURN && ph != PH_SECOND) return 0;
-    for (int i = 0; i < t->row_size; i++) {
-        int c = g->row[i];
-        if (c < 0 || (ph == PH_SECOND && c == t->wild)) continue;
-        if (n == want) {
-            *out = (KMove){MV_FACEUP, i + 1, 0, 0};
-            return n + 1;
-        }
-        n++;
-    }
-    if (any_cards(g)) {
-        if (n == want) {
-            *out = (KMove){MV_BLIND, 0, 0, 0};
-            return n + 1;
-        }
-        n++;
-    }
-    if (ph == PH_SECOND) {
-        if (t->single_draw && n) {
-            if (n == want) *out = (KMove){MV_STOP, 0, 0, 0};
-            n++;
-        }
-        return n;
-    }
-    const int me = g->cur, *hand = g->hands[me], W = hand[t->wild], pieces = g->pieces[me];
-    if (want >= 0 && ks) {
-        for (int ri = 0; ri < t->nroutes; ri++) {
-            int k = ks[ri];
-            if (want >= n && want < n + k) {
-                kg_payments(t, hand, ri, pays);
-                *out = pays[want - n];
-                return n + k;
-            }
-            n += k;
-        }
-        goto tickets;
-    }
-    /* payments by route colour and length: tab[0] gray, tab[c + 1] colour c (a colour the hand
-     * lacks gives lo = L > top, so nothing but the all-wild payment) */
+    int n = draws_walk(g, t, want, out);
+    if (ph == PH_SECOND || (want >= 0 && want < n)) return n;
+    const int me = g->cur, *hand = g->hands[me];
     int tab[KT_MAX_CARD_TYPES + 1][KT_MAX_LENGTH + 1];
-    for (int L = 1; L <= t->maxlen; L++) {
-        int base = W >= L, top = W < L - 1 ? W : L - 1, gray = base;
-        for (int ci = 0; ci < t->wild; ci++) {
-            int c = hand[ci], lo = c < L ? L - c : 0, k = top - lo + 1 > 0 ? top - lo + 1 : 0;
-            gray += k;
-            tab[ci + 1][L] = base + k;
-        }
-        tab[0][L] = gray;
-    }
-    /* the owners, with an unowned slot at nroutes for routes without a double */
-    int own[KT_MAX_ROUTES + 1];
-    memcpy(own, g->owners, sizeof(int) * (size_t)t->nroutes);
-    own[t->nroutes] = -1;
-    const int few = g->n < t->double_min;
-    for (int ri = 0; ri < t->nroutes; ri++) { /* kg_route_open_to, without branches */
-        int L = t->rlen[ri], pr = t->partner[ri], po = own[pr >= 0 ? pr : t->nroutes];
-        int open = (own[ri] < 0) & (pieces >= L) & !((po >= 0) & (few | (po == me)));
-        int k = tab[t->rcolor[ri] + 1][L] & -open;
-        if (ks) ks[ri] = k;
+    payment_counts(t, hand, g->pieces[me], tab);
+    for (int ri = 0; ri < t->nroutes; ri++) {
+        if (!kg_route_open_to(g, t, ri, me)) continue;
+        int k = tab[t->rcolor[ri] + 1][t->rlen[ri]];
         if (want >= n && want < n + k) {
+            KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
             kg_payments(t, hand, ri, pays);
             *out = pays[want - n];
             return n + k;
         }
         n += k;
     }
-tickets:
-    if (g->ntdeck) {
-        if (n == want) *out = (KMove){MV_TICKETS, 0, 0, 0};
-        n++;
-    }
+    if (g->ntdeck && n++ == want) *out = (KMove){MV_TICKETS, 0, 0, 0};
     if (!n) {
         if (want == 0) *out = (KMove){MV_PASS, 0, 0, 0};
         n = 1;
@@ -447,16 +418,114 @@ tickets:
     return n;
 }
 
-int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -1, NULL, NULL); }
+int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -1, NULL); }
 
-int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out, NULL) > 0 ? 0 : -1; }
+int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out) > 0 ? 0 : -1; }
 
 /* ------------------------------------------------------------------ the random bot (bots.py RandomBot) */
-int kr_choose(KMT *rngs, const KGame *g, const KTables *t, KMove *out) {
-    int ks[KT_MAX_ROUTES];
-    int n = legal_walk(g, t, -1, NULL, ks);
-    if (n <= 0) return -1;
-    int i = (int)mt_below(&rngs[g->cur], (uint32_t)n);
-    legal_walk(g, t, i, out, ks);
-    return 0;
+/* The bot draws an index below the number of legal moves and plays that move: the same count and
+ * the same order as legal_walk, but the claims counted from each seat's open routes by colour and
+ * length (kept up to date claim by claim), and walked only over the open routes. */
+static void kr_count(KRandom *r, const KTables *t, int p, int ri, int d) {
+    int L = t->rlen[ri], k = t->rcolor[ri];
+    r->routes[p][L] += d;
+    if (k >= 0)
+        r->payable[p][L][k] += (int16_t)d;
+    else
+        for (int c = 0; c < t->wild; c++) r->payable[p][L][c] += (int16_t)d;
+}
+
+static void kr_close(KRandom *r, const KTables *t, int p, int ri) {
+    uint64_t bit = (uint64_t)1 << (ri & 63);
+    if (!(r->open[p][ri >> 6] & bit)) return;
+    r->open[p][ri >> 6] &= ~bit;
+    kr_count(r, t, p, ri, -1);
+}
+
+static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
+    const int n = g->n;
+    if (r->claims >= 0 && r->claims == g->claims - 1) { /* one route claimed: closed, and maybe its double */
+        int ri = g->last_claim, q = g->owners[ri], pr = t->partner[ri], few = n < t->double_min;
+        for (int p = 0; p < n; p++) {
+            kr_close(r, t, p, ri);
+            if (pr >= 0 && (few || p == q)) kr_close(r, t, p, pr);
+        }
+    } else {
+        memset(r->open, 0, sizeof r->open);
+        memset(r->routes, 0, sizeof r->routes);
+        memset(r->payable, 0, sizeof r->payable);
+        for (int ri = 0; ri < t->nroutes; ri++)
+            for (int p = 0; p < n; p++)
+                if (kg_route_open_to(g, t, ri, p)) {
+                    r->open[p][ri >> 6] |= (uint64_t)1 << (ri & 63);
+                    kr_count(r, t, p, ri, 1);
+                }
+    }
+    r->claims = g->claims;
+}
+
+/* the claims open to the seat to move (as payment_counts counts them): a route of length L
+ * that c cards of a colour can pay (its colour or gray) pays in max(0, min(c + W + 1 - L, W + 1,
+ * L)) ways with that colour and W wilds, and once all in wilds if W >= L.  Written for the
+ * compiler to vectorize: 16-bit lanes over the colours (no colour gives more than 8 a length). */
+static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
+    const int me = g->cur, *hand = g->hands[me], W = hand[t->wild];
+    const int top = t->maxlen < g->pieces[me] ? t->maxlen : g->pieces[me];
+    int16_t c[KT_MAX_CARD_TYPES] = {0};
+    for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
+    int total = 0;
+    for (int L = 1; L <= top; L++) {
+        const int16_t *m = r->payable[me][L], A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L);
+        int sum = 0;
+        for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
+            int16_t k = (int16_t)(c[ci] + d);
+            k = k < A ? k : A;
+            k = k > 0 ? k : 0;
+            sum += k * m[ci];
+        }
+        total += sum + (W >= L ? r->routes[me][L] : 0);
+    }
+    return total;
+}
+
+int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
+    if (g->phase != PH_TURN) { /* ticket choices and second picks: no claims to count */
+        int n = legal_walk(g, t, -1, NULL);
+        if (n <= 0) return -1;
+        legal_walk(g, t, (int)mt_below(&r->mt[g->cur], (uint32_t)n), out);
+        return 0;
+    }
+    if (r->claims != g->claims) kr_follow(r, g, t);
+    const int me = g->cur, *hand = g->hands[me];
+    int tab[KT_MAX_CARD_TYPES + 1][KT_MAX_LENGTH + 1];
+    int draws = draws_walk(g, t, -1, NULL), claims = kr_claims(r, g, t);
+    int n = draws + claims + (g->ntdeck > 0);
+    if (!n) {
+        *out = (KMove){MV_PASS, 0, 0, 0};
+        mt_below(&r->mt[me], 1); /* the bot draws from its one move too */
+        return 0;
+    }
+    int want = (int)mt_below(&r->mt[me], (uint32_t)n);
+    if (want < draws) {
+        draws_walk(g, t, want, out);
+        return 0;
+    }
+    want -= draws;
+    if (want >= claims) {
+        *out = (KMove){MV_TICKETS, 0, 0, 0};
+        return 0;
+    }
+    payment_counts(t, hand, g->pieces[me], tab);
+    for (int w = 0; w < (t->nroutes + 63) / 64; w++)
+        for (uint64_t bits = r->open[me][w]; bits; bits &= bits - 1) {
+            int ri = 64 * w + __builtin_ctzll(bits), k = tab[t->rcolor[ri] + 1][t->rlen[ri]];
+            if (want < k) {
+                KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+                kg_payments(t, hand, ri, pays);
+                *out = pays[want];
+                return 0;
+            }
+            want -= k;
+        }
+    return -1; /* cannot happen: the counts and the sets agree */
 }

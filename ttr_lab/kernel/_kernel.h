@@ -89,6 +89,7 @@ typedef struct {
 /* ------------------------------------------------------------------ a game */
 typedef struct {
     int n, phase, cur, first, turn, final_, passes, resets, shuffles;
+    int claims, last_claim; /* routes claimed since the position was read, the last one (the random bot follows) */
     int row[KT_MAX_ROW];
     int hands[KT_MAX_PLAYERS][KT_MAX_CARD_TYPES];
     int owners[KT_MAX_ROUTES];
@@ -107,7 +108,7 @@ typedef struct {
 /* ------------------------------------------------------------------ generators (_rng.c) */
 typedef struct {
     uint32_t mt[624];
-    int mti;
+    int mti; /* the next word to regenerate and draw */
 } KMT;
 
 uint64_t splitmix_next(uint64_t *state);
@@ -115,6 +116,7 @@ double splitmix_random(uint64_t *state);
 uint64_t splitmix_below(uint64_t *state, uint64_t n);
 void mt_seed_words(KMT *m, const uint32_t *key, int n);
 int mt_seed_bytes(KMT *m, const unsigned char *all, int total);
+int mt_seed_bytes_many(KMT *ms, int count, const unsigned char *const *all, const int *totals);
 int mt_seed_text(KMT *m, const char *text, int len);
 uint32_t mt_below(KMT *m, uint32_t n);
 void mt_shuffle(KMT *m, int *x, int n);
@@ -158,6 +160,17 @@ int kp_work_init(KPolicyWork *w, const KTables *t, const KGame *g, const uint64_
 void kp_work_free(KPolicyWork *w);
 int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out);
 
-int kr_choose(KMT *rngs, const KGame *g, const KTables *t, KMove *out);
+/* the random bot's seats: their generators, and for each seat the routes open to it
+ * (owners and doubles; not its pieces), as a bit set, counted by length, and counted by
+ * length and colour (the routes of that colour and the gray ones) */
+typedef struct {
+    KMT mt[KT_MAX_PLAYERS];
+    int claims; /* g->claims when the sets were made; -1: not yet */
+    uint64_t open[KT_MAX_PLAYERS][KT_MAX_ROUTES / 64];
+    int routes[KT_MAX_PLAYERS][KT_MAX_LENGTH + 1]; /* [seat][length] */
+    int16_t payable[KT_MAX_PLAYERS][KT_MAX_LENGTH + 1][KT_MAX_CARD_TYPES]; /* [seat][length][colour]: its and gray */
+} KRandom;
+
+int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out);
 
 #endif

@@ -77,11 +77,11 @@ typedef struct {
 } Run;
 
 /* play g to the end (or max_plies moves) with the policy; no Python object is touched */
-static void run(KGame *g, const KTables *t, int policy, KPolicyWork *w, KMT *rngs, int max_plies, Run *r) {
+static void run(KGame *g, const KTables *t, int policy, KPolicyWork *w, KRandom *rb, int max_plies, Run *r) {
     r->plies = 0;
     while (g->phase != PH_OVER && r->plies < max_plies) {
         KMove m;
-        int rc = policy == 0 ? kp_choose(w, g, t, &m) : kr_choose(rngs, g, t, &m);
+        int rc = policy == 0 ? kp_choose(w, g, t, &m) : kr_choose(rb, g, t, &m);
         if (rc < 0) {
             r->failed = 1;
             return;
@@ -151,14 +151,16 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
     }
     /* the seats' generators: splitmix64 states (the playout policy), or random.Random seeds as bytes */
     uint64_t mix[KT_MAX_PLAYERS] = {0};
-    KMT *rngs = NULL;
+    KRandom *rngs = NULL;
+    const unsigned char *seed_bytes[KT_MAX_PLAYERS];
+    int seed_len[KT_MAX_PLAYERS];
     if (!PyTuple_Check(seeds) || PyTuple_GET_SIZE(seeds) != g->n) {
         PyErr_Format(PyExc_ValueError, "seeds: a tuple of one seed per seat (%d)", g->n);
         free(g);
         return NULL;
     }
     if (policy == 1) {
-        rngs = malloc(sizeof(KMT) * (size_t)g->n);
+        rngs = malloc(sizeof(KRandom));
         if (!rngs) {
             free(g);
             return PyErr_NoMemory();
@@ -179,8 +181,13 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
                 free(g);
                 return PyErr_Format(PyExc_ValueError, "seeds: the bytes of a seed per seat (at most 320)");
             }
-            mt_seed_bytes(&rngs[p], (const unsigned char *)PyBytes_AS_STRING(s), (int)PyBytes_GET_SIZE(s));
+            seed_bytes[p] = (const unsigned char *)PyBytes_AS_STRING(s);
+            seed_len[p] = (int)PyBytes_GET_SIZE(s);
         }
+    }
+    if (policy == 1) { /* the seats' generators seeded side by side (independent chains) */
+        mt_seed_bytes_many(rngs->mt, g->n, seed_bytes, seed_len);
+        rngs->claims = -1;
     }
     KPolicyWork w = {NULL, NULL};
     if (policy == 0 && kp_work_init(&w, t, g, mix) < 0) {

@@ -40,55 +40,84 @@ uint64_t splitmix_below(uint64_t *state, uint64_t n) {
 #define MT_N 624
 #define MT_M 397
 
-static void mt_init(KMT *m, uint32_t s) {
-    m->mt[0] = s;
-    for (int i = 1; i < MT_N; i++) m->mt[i] = 1812433253U * (m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) + (uint32_t)i;
-    m->mti = MT_N;
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+/* init_genrand(19650218) then init_by_array for count generators at once (keys of 1 to 624
+ * words), each chain's last value in a local (count is a constant where this is inlined): the
+ * constant start is computed alongside the first mixing pass, and the generators side by side,
+ * so the serial chains overlap in the processor. */
+ALWAYS_INLINE void seed_chains(KMT *ms, const uint32_t *const *keys, const int *ns, const int count) {
+    uint32_t prev[KT_MAX_PLAYERS], start = 19650218U;
+    int j[KT_MAX_PLAYERS];
+    for (int c = 0; c < count; c++) {
+        prev[c] = start; /* mt[0] */
+        j[c] = 0;
+    }
+    for (int i = 1; i < MT_N; i++) { /* the first pass, k = 1 .. 623 (mt[i] is still init_genrand's) */
+        start = 1812433253U * (start ^ (start >> 30)) + (uint32_t)i;
+        for (int c = 0; c < count; c++) {
+            uint32_t x = (start ^ ((prev[c] ^ (prev[c] >> 30)) * 1664525U)) + keys[c][j[c]] + (uint32_t)j[c];
+            ms[c].mt[i] = prev[c] = x;
+            j[c] = j[c] + 1 == ns[c] ? 0 : j[c] + 1;
+        }
+    }
+    for (int c = 0; c < count; c++) { /* k = 624: i wraps to 1 */
+        uint32_t *mt = ms[c].mt, m0 = mt[MT_N - 1];
+        prev[c] = (mt[1] ^ ((m0 ^ (m0 >> 30)) * 1664525U)) + keys[c][j[c]] + (uint32_t)j[c];
+        mt[1] = prev[c];
+    }
+    for (int i = 2; i < MT_N; i++) /* the second pass, from i = 2 */
+        for (int c = 0; c < count; c++) {
+            uint32_t x = (ms[c].mt[i] ^ ((prev[c] ^ (prev[c] >> 30)) * 1566083941U)) - (uint32_t)i;
+            ms[c].mt[i] = prev[c] = x;
+        }
+    for (int c = 0; c < count; c++) {
+        uint32_t *mt = ms[c].mt, m0 = mt[MT_N - 1];
+        mt[1] = (mt[1] ^ ((m0 ^ (m0 >> 30)) * 1566083941U)) - 1U;
+        mt[0] = 0x80000000U;
+        ms[c].mti = 0;
+    }
 }
 
-void mt_seed_words(KMT *m, const uint32_t *key, int n) {
-    uint32_t *mt = m->mt;
-    mt_init(m, 19650218U);
-    int i = 1, j = 0;
-    for (int k = MT_N > n ? MT_N : n; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
-            i = 1;
-        }
-        if (j >= n) j = 0;
+static void mt_seed_chains(KMT *ms, int count, const uint32_t *const *keys, const int *ns) {
+    switch (count) {
+        case 1:
+            seed_chains(ms, keys, ns, 1);
+            break;
+        case 2:
+            seed_chains(ms, keys, ns, 2);
+            break;
+        case 3:
+            seed_chains(ms, keys, ns, 3);
+            break;
+        case 4:
+            seed_chains(ms, keys, ns, 4);
+            break;
+        default:
+            seed_chains(ms, keys, ns, 5);
     }
-    for (int k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
 }
 
+/* random.Random's init_by_array: a key of 1 to 624 words (a seed of at most 320 bytes is 80) */
+void mt_seed_words(KMT *m, const uint32_t *key, int n) { mt_seed_chains(m, 1, &key, &n); }
+
+/* genrand_uint32, each word regenerated when it is drawn (not all 624 at once): word kk's new
+ * value reads the old words kk and kk + 1 and word kk + 397 (mod 624), which is old below 227
+ * and already new from there on, as in the batch; a generator that draws a hundred words (a
+ * shuffle) makes a hundred.  mti: the next word. */
 static uint32_t mt_next(KMT *m) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = m->mt, y;
-    if (m->mti >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
-        m->mti = 0;
-    }
-    y = mt[m->mti++];
+    uint32_t *mt = m->mt;
+    int kk = m->mti, k1 = kk + 1 == MT_N ? 0 : kk + 1, km = kk < MT_N - MT_M ? kk + MT_M : kk - (MT_N - MT_M);
+    uint32_t y = (mt[kk] & 0x80000000U) | (mt[k1] & 0x7fffffffU);
+    y = mt[km] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
+    mt[kk] = y;
+    m->mti = k1;
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -197,24 +226,40 @@ static void sha512(const unsigned char *text, int len, unsigned char out[64]) {
         for (int b = 0; b < 8; b++) out[8 * i + b] = (unsigned char)(h[i] >> (56 - 8 * b));
 }
 
-/* random.Random(n) for the integer n of these bytes (big-endian): its 32-bit words from the lowest */
-int mt_seed_bytes(KMT *m, const unsigned char *all, int total) {
-    uint32_t key[(256 + 64) / 4 + 1];
+/* the integer n of these bytes (big-endian) as random.seed reads it: its 32-bit words from the lowest */
+static int seed_words(const unsigned char *all, int total, uint32_t *key) {
     if (total < 0 || total > 256 + 64) return -1;
-    int start = 0;
+    int start = 0, words = 0;
     while (start < total && all[start] == 0) start++;
-    int words = 0;
     if (start == total) {
         key[0] = 0;
-        words = 1;
-    } else {
-        for (int end = total; end > start; end -= 4) {
-            uint32_t w = 0;
-            for (int b = 0; b < 4 && end - 1 - b >= start; b++) w |= (uint32_t)all[end - 1 - b] << (8 * b);
-            key[words++] = w;
-        }
+        return 1;
     }
-    mt_seed_words(m, key, words);
+    for (int end = total; end > start; end -= 4) {
+        uint32_t w = 0;
+        for (int b = 0; b < 4 && end - 1 - b >= start; b++) w |= (uint32_t)all[end - 1 - b] << (8 * b);
+        key[words++] = w;
+    }
+    return words;
+}
+
+/* random.Random(n) for the integer n of these bytes */
+int mt_seed_bytes(KMT *m, const unsigned char *all, int total) {
+    return mt_seed_bytes_many(m, 1, &all, &total);
+}
+
+/* the same for count (at most KT_MAX_PLAYERS) generators at once */
+int mt_seed_bytes_many(KMT *ms, int count, const unsigned char *const *all, const int *totals) {
+    uint32_t key[KT_MAX_PLAYERS][(256 + 64) / 4 + 1];
+    const uint32_t *keys[KT_MAX_PLAYERS];
+    int ns[KT_MAX_PLAYERS];
+    if (count < 1 || count > KT_MAX_PLAYERS) return -1;
+    for (int c = 0; c < count; c++) {
+        ns[c] = seed_words(all[c], totals[c], key[c]);
+        if (ns[c] < 0) return -1;
+        keys[c] = key[c];
+    }
+    mt_seed_chains(ms, count, keys, ns);
     return 0;
 }
 
