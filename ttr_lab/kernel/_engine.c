@@ -266,42 +266,22 @@ int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p) {
     return 1;
 }
 
-/* cards.py basic_payment_options, in the engine's move order (the cards by name) */
-static int pay_cmp(const KTables *t, const KMove *x, const KMove *y) {
-    int kx[4], ky[4], nx = 0, ny = 0;
-    const KMove *m[2] = {x, y};
-    for (int s = 0; s < 2; s++) {
-        int *k = s ? ky : kx, *n = s ? &ny : &nx;
-        int L = t->rlen[m[s]->a], w = L - m[s]->c, color = m[s]->b;
-        int pairs[2][2], np = 0;
-        if (color >= 0) {
-            pairs[np][0] = t->name_rank[color];
-            pairs[np++][1] = m[s]->c;
-        }
-        if (w) {
-            pairs[np][0] = t->name_rank[t->wild];
-            pairs[np++][1] = w;
-        }
-        if (np == 2 && pairs[1][0] < pairs[0][0]) {
-            int a = pairs[0][0], b = pairs[0][1];
-            pairs[0][0] = pairs[1][0];
-            pairs[0][1] = pairs[1][1];
-            pairs[1][0] = a;
-            pairs[1][1] = b;
-        }
-        for (int i = 0; i < np; i++) {
-            k[2 * i] = pairs[i][0];
-            k[2 * i + 1] = pairs[i][1];
-        }
-        *n = 2 * np;
-    }
-    for (int i = 0; i < nx && i < ny; i++)
-        if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
-    return nx - ny;
+/* cards.py basic_payment_options, in the engine's move order: by the move's cards, (name,
+ * count) pairs sorted by name, compared as tuples.  Each payment's key packs its pairs (the rank
+ * of the name + 1, then the count, 8 bits each; an absent second pair is 0, so a shorter tuple
+ * comes first) */
+static uint32_t pay_key(const KTables *t, const KMove *m) {
+    int L = t->rlen[m->a], w = L - m->c, color = m->b;
+    uint32_t wild = (uint32_t)(t->name_rank[t->wild] + 1) << 8 | (uint32_t)w;
+    if (color < 0) return wild << 16;
+    uint32_t own = (uint32_t)(t->name_rank[color] + 1) << 8 | (uint32_t)m->c;
+    if (!w) return own << 16;
+    return t->name_rank[t->wild] < t->name_rank[color] ? wild << 16 | own : own << 16 | wild;
 }
 
 int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
     int L = t->rlen[ri], W = hand[t->wild], n = 0;
+    uint32_t key[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
     if (W >= L) out[n++] = (KMove){MV_CLAIM, ri, -1, 0};
     int top = W < L - 1 ? W : L - 1;
     int lo_c = t->rcolor[ri] < 0 ? 0 : t->rcolor[ri], hi_c = t->rcolor[ri] < 0 ? t->wild - 1 : t->rcolor[ri];
@@ -311,12 +291,17 @@ int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
         int lo = c < L ? L - c : 0;
         for (int k = lo; k <= top; k++) out[n++] = (KMove){MV_CLAIM, ri, ci, L - k};
     }
-    for (int i = 1; i < n; i++) /* insertion sort: a handful of payments */
-        for (int j = i; j > 0 && pay_cmp(t, &out[j], &out[j - 1]) < 0; j--) {
-            KMove x = out[j];
+    for (int i = 0; i < n; i++) { /* insertion sort by key: a handful of payments */
+        KMove x = out[i];
+        uint32_t kx = pay_key(t, &x);
+        int j = i;
+        for (; j > 0 && key[j - 1] > kx; j--) {
             out[j] = out[j - 1];
-            out[j - 1] = x;
+            key[j] = key[j - 1];
         }
+        out[j] = x;
+        key[j] = kx;
+    }
     return n;
 }
 
@@ -353,19 +338,30 @@ static int keeps(const KGame *g, const KTables *t, int *out) {
     return n;
 }
 
-/* each route's number of payments for this hand, by colour and length: [0] gray, [c + 1]
- * colour c (a colour the hand lacks gives lo = L > top, so nothing but the all-wild payment);
- * lengths above pieces, none */
-static void payment_counts(const KTables *t, const int *hand, int pieces, int tab[][KT_MAX_LENGTH + 1]) {
+/* each route's number of payments for this hand, by length and colour: tab[L][0] a gray route,
+ * tab[L][c + 1] one of colour c; none above pieces.  With W wilds and c cards of the colour, a
+ * route of length L pays in max(0, min(c + W + 1 - L, W + 1, L)) ways with that colour (none
+ * for a colour the hand lacks), a gray route in their sum over the colours, and either also
+ * all in wilds if W >= L.  16-bit lanes over the colours, for the compiler to vectorize. */
+typedef int16_t PayTab[KT_MAX_LENGTH + 1][KT_MAX_CARD_TYPES + 1];
+
+static void payment_counts(const KTables *t, const int *hand, int pieces, PayTab tab) {
     const int W = hand[t->wild];
-    for (int L = 1; L <= t->maxlen; L++) {
-        int base = W >= L, top = W < L - 1 ? W : L - 1, gray = base, fits = -(pieces >= L);
-        for (int ci = 0; ci < t->wild; ci++) {
-            int c = hand[ci], lo = c < L ? L - c : 0, k = top - lo + 1 > 0 ? top - lo + 1 : 0;
+    int16_t c[KT_MAX_CARD_TYPES] = {0};
+    for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
+    memset(tab, 0, sizeof(PayTab));
+    for (int L = 1; L <= t->maxlen && L <= pieces; L++) {
+        const int16_t A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L), base = (int16_t)(W >= L);
+        int16_t *row = tab[L] + 1;
+        int gray = 0;
+        for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
+            int16_t k = (int16_t)(c[ci] + d);
+            k = k < A ? k : A;
+            k = k > 0 ? k : 0;
             gray += k;
-            tab[ci + 1][L] = (base + k) & fits;
+            row[ci] = (int16_t)(k + base);
         }
-        tab[0][L] = gray & fits;
+        tab[L][0] = (int16_t)(gray + base);
     }
 }
 
@@ -397,11 +393,11 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
     int n = draws_walk(g, t, want, out);
     if (ph == PH_SECOND || (want >= 0 && want < n)) return n;
     const int me = g->cur, *hand = g->hands[me];
-    int tab[KT_MAX_CARD_TYPES + 1][KT_MAX_LENGTH + 1];
+    PayTab tab;
     payment_counts(t, hand, g->pieces[me], tab);
     for (int ri = 0; ri < t->nroutes; ri++) {
         if (!kg_route_open_to(g, t, ri, me)) continue;
-        int k = tab[t->rcolor[ri] + 1][t->rlen[ri]];
+        int k = tab[t->rlen[ri]][t->rcolor[ri] + 1];
         if (want >= n && want < n + k) {
             KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
             kg_payments(t, hand, ri, pays);
@@ -464,10 +460,9 @@ static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
     r->claims = g->claims;
 }
 
-/* the claims open to the seat to move (as payment_counts counts them): a route of length L
- * that c cards of a colour can pay (its colour or gray) pays in max(0, min(c + W + 1 - L, W + 1,
- * L)) ways with that colour and W wilds, and once all in wilds if W >= L.  Written for the
- * compiler to vectorize: 16-bit lanes over the colours (no colour gives more than 8 a length). */
+/* the claims open to the seat to move, as payment_counts counts them: per length, each colour's
+ * ways times the open routes it can pay (its colour and gray), and the open routes once more
+ * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 8 ways) */
 static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
     const int me = g->cur, *hand = g->hands[me], W = hand[t->wild];
     const int top = t->maxlen < g->pieces[me] ? t->maxlen : g->pieces[me];
@@ -497,7 +492,7 @@ int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
     }
     if (r->claims != g->claims) kr_follow(r, g, t);
     const int me = g->cur, *hand = g->hands[me];
-    int tab[KT_MAX_CARD_TYPES + 1][KT_MAX_LENGTH + 1];
+    PayTab tab;
     int draws = draws_walk(g, t, -1, NULL), claims = kr_claims(r, g, t);
     int n = draws + claims + (g->ntdeck > 0);
     if (!n) {
@@ -518,7 +513,7 @@ int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
     payment_counts(t, hand, g->pieces[me], tab);
     for (int w = 0; w < (t->nroutes + 63) / 64; w++)
         for (uint64_t bits = r->open[me][w]; bits; bits &= bits - 1) {
-            int ri = 64 * w + __builtin_ctzll(bits), k = tab[t->rcolor[ri] + 1][t->rlen[ri]];
+            int ri = 64 * w + KT_CTZ64(bits), k = tab[t->rlen[ri]][t->rcolor[ri] + 1];
             if (want < k) {
                 KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
                 kg_payments(t, hand, ri, pays);

@@ -56,6 +56,19 @@ typedef struct {
     int kind, a, b, c;
 } KMove;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define KT_CTZ64(x) __builtin_ctzll(x)
+#else
+static inline int KT_CTZ64(uint64_t x) { /* x != 0 */
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#endif
+
 /* ------------------------------------------------------------------ the edition's tables */
 typedef struct {
     int ncities, nroutes, ncards, wild, nticket;

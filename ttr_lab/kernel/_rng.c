@@ -129,8 +129,12 @@ uint32_t mt_below(KMT *m, uint32_t n) {
     /* random.Random._randbelow_with_getrandbits: k = n.bit_length(), draws of k bits below n
      * (n = 1 draws too, until a 0) */
     if (n == 0) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+    int k = 32 - __builtin_clz(n);
+#else
     int k = 0;
     for (uint32_t v = n; v; v >>= 1) k++;
+#endif
     uint32_t r;
     do {
         r = mt_next(m) >> (32 - k);
