@@ -121,7 +121,7 @@ check: setup-test
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-test: check browser kernel
+test: check browser kernel lite
 	TTR_LAB_REQUIRE_KERNEL=$(HAVE_CC) $(PY) -m pytest -p no:cacheprovider -q --runslow tests ttr_lab benchmarks/tests \
 	  --nbval notebooks --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 	# the analysis again on the pure-Python playouts (as without a compiler): the same answers
