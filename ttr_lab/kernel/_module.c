@@ -186,7 +186,11 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
         }
     }
     if (policy == 1) { /* the seats' generators seeded side by side (independent chains) */
-        mt_seed_bytes_many(rngs->mt, g->n, seed_bytes, seed_len);
+        if (mt_seed_bytes_many(rngs->mt, g->n, seed_bytes, seed_len) < 0) {
+            free(rngs);
+            free(g);
+            return PyErr_Format(PyExc_ValueError, "seeds: the bytes of a seed per seat (at most 320)");
+        }
         rngs->claims = -1;
     }
     KPolicyWork w = {NULL, NULL};
