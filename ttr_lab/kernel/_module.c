@@ -234,7 +234,9 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
             PyTuple_SET_ITEM(done, p, seat);
             for (int i = 0; i < g->ntickets[p]; i++) {
                 int hit = (int)(r.score.ticket_done[p][i / 64] >> (i % 64) & 1);
-                PyObject *pair = Py_BuildValue("(iO)", t->tid[g->tickets[p][i]], hit ? Py_True : Py_False);
+                PyObject *id = PyLong_FromLong(t->tid[g->tickets[p][i]]);
+                PyObject *pair = id ? PyTuple_Pack(2, id, hit ? Py_True : Py_False) : NULL;
+                Py_XDECREF(id);
                 if (!pair) {
                     Py_CLEAR(done);
                     break;
