@@ -338,43 +338,52 @@ static int keeps(const KGame *g, const KTables *t, int *out) {
     return n;
 }
 
-/* each route's number of payments for this hand, by length and colour: tab[L][0] a gray route,
- * tab[L][c + 1] one of colour c; none above pieces.  With W wilds and c cards of the colour, a
- * route of length L pays in max(0, min(c + W + 1 - L, W + 1, L)) ways with that colour (none
- * for a colour the hand lacks), a gray route in their sum over the colours, and either also
- * all in wilds if W >= L.  16-bit lanes over the colours, for the compiler to vectorize. */
-typedef int16_t PayTab[KT_MAX_LENGTH + 1][KT_MAX_CARD_TYPES + 1];
+/* each route's number of payments for this hand: with W wilds and c cards of its colour, a
+ * route of length L pays in max(0, min(c + W + 1 - L, W + 1, L)) ways with that colour (none for
+ * a colour the hand lacks), a gray route in the sum of those over the colours, and either also
+ * all in wilds if W >= L; none above pieces.  Per length: A = min(W + 1, L), d = A - L, base =
+ * (W >= L) and the gray route's count (a sum in 16-bit lanes, for the compiler to vectorize). */
+typedef struct {
+    int A, d, base, gray;
+} PayLen;
 
-static void payment_counts(const KTables *t, const int *hand, int pieces, PayTab tab) {
+static void pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl) {
     const int W = hand[t->wild];
     int16_t c[KT_MAX_CARD_TYPES] = {0};
     for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
-    memset(tab, 0, sizeof(PayTab));
-    for (int L = 1; L <= t->maxlen && L <= pieces; L++) {
-        const int16_t A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L), base = (int16_t)(W >= L);
-        int16_t *row = tab[L] + 1;
-        int gray = 0;
+    for (int L = 1; L <= t->maxlen; L++) {
+        if (L > pieces) {
+            pl[L] = (PayLen){0, 0, 0, 0};
+            continue;
+        }
+        const int16_t A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L);
+        int16_t gray = 0;
         for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
             int16_t k = (int16_t)(c[ci] + d);
             k = k < A ? k : A;
-            k = k > 0 ? k : 0;
-            gray += k;
-            row[ci] = (int16_t)(k + base);
+            gray = (int16_t)(gray + (k > 0 ? k : 0));
         }
-        tab[L][0] = (int16_t)(gray + base);
+        pl[L] = (PayLen){A, d, W >= L, gray + (W >= L)};
     }
 }
 
-/* the first moves of a turn: face-up cards and the blind draw (in a second pick, stopping) */
-static int draws_walk(const KGame *g, const KTables *t, int want, KMove *out) {
-    int n = 0, ph = g->phase;
+static int pay_count(const PayLen *pl, const int *hand, int color, int L) {
+    if (color < 0) return pl[L].gray;
+    int k = hand[color] + pl[L].d;
+    k = k < pl[L].A ? k : pl[L].A;
+    return pl[L].base + (k > 0 ? k : 0);
+}
+
+/* the first moves of a turn in order: face-up cards and the blind draw (in a second pick,
+ * stopping); list holds KT_MAX_ROW + 2 */
+static int draws_list(const KGame *g, const KTables *t, KMove *list) {
+    int n = 0, second = g->phase == PH_SECOND;
     for (int i = 0; i < t->row_size; i++) {
         int c = g->row[i];
-        if (c < 0 || (ph == PH_SECOND && c == t->wild)) continue;
-        if (n++ == want) *out = (KMove){MV_FACEUP, i + 1, 0, 0};
+        if (c >= 0 && !(second && c == t->wild)) list[n++] = (KMove){MV_FACEUP, i + 1, 0, 0};
     }
-    if (any_cards(g) && n++ == want) *out = (KMove){MV_BLIND, 0, 0, 0};
-    if (ph == PH_SECOND && t->single_draw && n && n++ == want) *out = (KMove){MV_STOP, 0, 0, 0};
+    if (any_cards(g)) list[n++] = (KMove){MV_BLIND, 0, 0, 0};
+    if (second && t->single_draw && n) list[n++] = (KMove){MV_STOP, 0, 0, 0};
     return n;
 }
 
@@ -390,14 +399,16 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
         return k;
     }
     if (ph != PH_TURN && ph != PH_SECOND) return 0;
-    int n = draws_walk(g, t, want, out);
+    KMove draws[KT_MAX_ROW + 2];
+    int n = draws_list(g, t, draws);
+    if (want >= 0 && want < n) *out = draws[want];
     if (ph == PH_SECOND || (want >= 0 && want < n)) return n;
     const int me = g->cur, *hand = g->hands[me];
-    PayTab tab;
-    payment_counts(t, hand, g->pieces[me], tab);
+    PayLen pl[KT_MAX_LENGTH + 1];
+    pay_lengths(t, hand, g->pieces[me], pl);
     for (int ri = 0; ri < t->nroutes; ri++) {
         if (!kg_route_open_to(g, t, ri, me)) continue;
-        int k = tab[t->rlen[ri]][t->rcolor[ri] + 1];
+        int k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
         if (want >= n && want < n + k) {
             KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
             kg_payments(t, hand, ri, pays);
@@ -460,7 +471,7 @@ static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
     r->claims = g->claims;
 }
 
-/* the claims open to the seat to move, as payment_counts counts them: per length, each colour's
+/* the claims open to the seat to move, as pay_count counts them: per length, each colour's
  * ways times the open routes it can pay (its colour and gray), and the open routes once more
  * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 8 ways) */
 static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
@@ -484,36 +495,44 @@ static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
 }
 
 int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
-    if (g->phase != PH_TURN) { /* ticket choices and second picks: no claims to count */
-        int n = legal_walk(g, t, -1, NULL);
+    KMove draws[KT_MAX_ROW + 2];
+    if (g->phase == PH_SETUP || g->phase == PH_KEEP) { /* ticket choices: the keeps, listed once */
+        int masks[1 << KT_MAX_PENDING], n = keeps(g, t, masks);
         if (n <= 0) return -1;
-        legal_walk(g, t, (int)mt_below(&r->mt[g->cur], (uint32_t)n), out);
+        *out = (KMove){MV_KEEP, masks[mt_below(&r->mt[g->cur], (uint32_t)n)], 0, 0};
         return 0;
     }
+    if (g->phase == PH_SECOND) { /* second picks: no claims */
+        int n = draws_list(g, t, draws);
+        if (n <= 0) return -1;
+        *out = draws[mt_below(&r->mt[g->cur], (uint32_t)n)];
+        return 0;
+    }
+    if (g->phase != PH_TURN) return -1;
     if (r->claims != g->claims) kr_follow(r, g, t);
     const int me = g->cur, *hand = g->hands[me];
-    PayTab tab;
-    int draws = draws_walk(g, t, -1, NULL), claims = kr_claims(r, g, t);
-    int n = draws + claims + (g->ntdeck > 0);
+    PayLen pl[KT_MAX_LENGTH + 1];
+    int ndraws = draws_list(g, t, draws), claims = kr_claims(r, g, t);
+    int n = ndraws + claims + (g->ntdeck > 0);
     if (!n) {
         *out = (KMove){MV_PASS, 0, 0, 0};
         mt_below(&r->mt[me], 1); /* the bot draws from its one move too */
         return 0;
     }
     int want = (int)mt_below(&r->mt[me], (uint32_t)n);
-    if (want < draws) {
-        draws_walk(g, t, want, out);
+    if (want < ndraws) {
+        *out = draws[want];
         return 0;
     }
-    want -= draws;
+    want -= ndraws;
     if (want >= claims) {
         *out = (KMove){MV_TICKETS, 0, 0, 0};
         return 0;
     }
-    payment_counts(t, hand, g->pieces[me], tab);
+    pay_lengths(t, hand, g->pieces[me], pl);
     for (int w = 0; w < (t->nroutes + 63) / 64; w++)
         for (uint64_t bits = r->open[me][w]; bits; bits &= bits - 1) {
-            int ri = 64 * w + KT_CTZ64(bits), k = tab[t->rlen[ri]][t->rcolor[ri] + 1];
+            int ri = 64 * w + KT_CTZ64(bits), k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
             if (want < k) {
                 KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
                 kg_payments(t, hand, ri, pays);
