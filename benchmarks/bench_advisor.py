@@ -4,6 +4,7 @@
     python benchmarks/bench_advisor.py --only strength --games 40 --playouts 24
     python benchmarks/bench_advisor.py --only calibration --positions 400
     python benchmarks/bench_advisor.py --only stability --positions 40
+    python benchmarks/bench_advisor.py --only rate --positions 5       # advise's playouts per CPU-second
 
 Figures (targets from the project's issue tracker).  The calibration, bias
 and stability parts here take positions *without their history* (a copy of
@@ -32,6 +33,12 @@ README's current figures come from.
   wins, from playouts of the true state (a diagnostic reading hidden
   information) and of determinized states (uniform and weighted), which
   shows where the advisor's overconfidence comes from;
+* **rate** (issue 23 part 4): :func:`~ttr_lab.analysis.advise`'s playouts
+  per CPU-second (its default 10 candidates, a count budget) on mid-game
+  2-player USA positions (ply 60 of playout-policy games), with the
+  compiled kernel and with ``TTR_LAB_KERNEL=0`` in one run, interleaved
+  position by position (target: >= 5,000 with the kernel), and the share of
+  the time spent drawing the guessed states;
 * **stability**: mid-game positions, the top move at ``--playouts`` and at
   10x that budget, agreement rate with its interval.
 """
@@ -345,6 +352,48 @@ def review_check(games: int, playouts: int, truth: int) -> None:
     )
 
 
+def rate(count: int) -> None:
+    """advise()'s playouts per CPU-second, kernel and Python, interleaved."""
+    from ttr_lab.analysis import kernel_info
+    from ttr_lab.analysis.determinize import iter_states
+
+    print(f"advisor rate, mid-game 2-player USA ({kernel_info()}; {load()})", flush=True)
+    budgets = {"kernel": 4000, "python": 400}
+    cpu = dict.fromkeys(budgets, 0.0)
+    done = dict.fromkeys(budgets, 0)
+    states_cpu = states = 0.0
+    for i in range(count):
+        g = ttr_lab.new_game("usa", players=2, seed=600 + i)
+        bots = [make_bot("playout", 700 + 10 * i + p) for p in range(2)]
+        while g.ply < 60 or g.phase.name != "TURN":
+            p = g.current_player
+            g.push(bots[p].choose(g.view(p)))
+        v = g.view(g.current_player)
+        for kind, budget in budgets.items():
+            if kind == "python":
+                os.environ["TTR_LAB_KERNEL"] = "0"
+            try:
+                c = time.process_time()
+                a = advise(v, playouts=budget, seed=i, explain=False, progress=False)
+                cpu[kind] += time.process_time() - c
+                done[kind] += a.playouts
+            finally:
+                os.environ.pop("TTR_LAB_KERNEL", None)
+        it = iter_states(v, seed=i, weighted=True)
+        c = time.process_time()
+        for _ in range(200):
+            next(it)
+        states_cpu += time.process_time() - c
+        states += 200
+    for kind in budgets:
+        print(
+            f"  {kind:6s}: {done[kind]} playouts in {cpu[kind]:.1f} CPU-s over {count} positions = "
+            f"{done[kind] / cpu[kind]:.0f} playouts per CPU-second"
+        )
+    print(f"  ratio {done['kernel'] / cpu['kernel'] / (done['python'] / cpu['python']):.1f}x ({load()})")
+    print(f"  a guessed state (weighted): {1000 * states_cpu / states:.2f} CPU-ms each ({states:.0f} drawn)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="speed,strength,calibration,stability")
@@ -369,6 +418,8 @@ def main() -> None:
         stability(args.positions, args.playouts)
     if "review" in parts:
         review_check(args.games, args.playouts, args.truth)
+    if "rate" in parts:
+        rate(args.positions)
 
 
 if __name__ == "__main__":

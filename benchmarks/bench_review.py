@@ -283,7 +283,8 @@ def whole(games: int, playouts: int, first: int) -> None:
         load = "load average %.1f %.1f %.1f" % os.getloadavg()
         print(
             f"  game {i + 1}: {len(a)} plies, {walls[-1]:.1f} s wall / {cpus[-1]:.1f} s CPU at {playouts}, "
-            f"{int(small['playouts'].sum())} playouts; flags {sum(map(bool, a))} / {sum(map(bool, b))} at 10x ({load})",
+            f"{int(small['playouts'].sum())} playouts; flags {sum(map(bool, a))} / {sum(map(bool, b))} at 10x; "
+            f"so far same flag {same}/{plies}, both {both} of {either} flagged by either ({load})",
             flush=True,
         )
     print(f"{games} games, {plies} plies, {playouts} playouts a move:")

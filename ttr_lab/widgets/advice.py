@@ -77,9 +77,10 @@ SURE_WIDTH = 0.20
 #: compiled kernel reaches the cap well within it on the USA maps; in Python, for the other
 #: editions or in a browser, the clock stops the search and the Hint says how many it played)
 HINT_SECONDS = 2.0
-#: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving:
-#: the budget where its top move agrees with a 10x budget's in at least 80% of held-out
-#: mid-game positions (benchmarks/README.md, "The Hint and the hard level")
+#: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving
+#: (0.4-0.5 CPU-s with the kernel); its top move agreed with an independent 10x run's in
+#: about three held-out USA positions of four, short of the 80% asked (benchmarks/README.md,
+#: "The advisor's budgets with the kernel")
 HINT_PLAYOUTS = 1000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)

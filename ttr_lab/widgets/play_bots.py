@@ -46,9 +46,9 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "hard": ("advisor", "playout", "greedy"),
 }
 
-#: the advisor's most playouts a move as the hard opponent: a budget where its top move
-#: agrees with a 10x budget's in at least 80% of held-out positions, and its strength
-#: against the playout policy it samples (benchmarks/README.md, "The Hint and the hard level")
+#: the advisor's most playouts a move as the hard opponent (0.2 CPU-s with the kernel,
+#: against 24 before it); its top move agreed with an independent 10x run's in about three
+#: held-out USA positions of four (benchmarks/README.md, "The advisor's budgets with the kernel")
 HARD_BUDGET = 400
 #: ... and its most seconds a move: the compiled kernel plays HARD_BUDGET well within
 #: it (the same moves on any machine but a badly overloaded one); in Python (Europe,
