@@ -35,12 +35,12 @@ $(VENV)/.app-installed: pyproject.toml $(VENV)/.lab-installed
 setup: $(VENV)/.lab-installed
 setup-test: $(VENV)/.test-installed
 
-# the compiled playout kernel (ttr_lab/kernel/, issue 23): pip's editable install builds it in place
+# the compiled playout kernel (ttr_lab/bots/kernel/, issue 23): pip's editable install builds it in place
 # when a C compiler is found (without one the install still succeeds and every playout runs in
 # Python, with identical results: ttr_lab.analysis.kernel_info() says which); built again when its
 # sources change.  HAVE_CC: whether the interpreter's C compiler is here (then make test requires
 # the kernel: TTR_LAB_REQUIRE_KERNEL=1 fails tests/test_kernel.py if it was not built)
-KERNEL_SRC := $(wildcard ttr_lab/kernel/*.c ttr_lab/kernel/*.h)
+KERNEL_SRC := $(wildcard ttr_lab/bots/kernel/*.c ttr_lab/bots/kernel/*.h)
 HAVE_CC := $(shell $(PYTHON) -c "import shutil, sysconfig; print(1 if shutil.which((sysconfig.get_config_var('CC') or 'cc').split()[0]) else 0)" 2>/dev/null || echo 0)
 $(VENV)/.kernel-built: $(KERNEL_SRC) setup.py $(VENV)/.lab-installed
 	$(PY) -m pip install --quiet --no-deps -e .

@@ -153,7 +153,7 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_widgets_editions.py::test_setup_split_slider_is_secret_until_all_have_chosen[rails_and_sails]",
         "ttr_lab/widgets/advice.py::ttr_lab.widgets.advice",
         "ttr_lab/widgets/history.py::ttr_lab.widgets.history",
-        "ttr_lab/widgets/play_moves.py::ttr_lab.widgets.play_moves",
+        "ttr_lab/widgets/playing/moves.py::ttr_lab.widgets.playing.moves",
     ),
     "analysis over many samples or playouts": (
         "tests/test_advisor.py::test_a_position_from_the_editor_gets_the_same_advice_whatever_the_filling",

@@ -1,5 +1,5 @@
 """The package list, discovered: every package under ``ttr_lab/`` (setuptools' ``find_packages``)
-and the two whose folders sit outside it, ``ttr_lab.maps`` (``maps/``) and ``ttr_lab.docs``
+and the two whose folders sit outside it, ``ttr_lab.maps.files`` (``maps/``) and ``ttr_lab.docs``
 (``docs/``), mapped in pyproject.toml's ``[tool.setuptools.package-dir]``.
 
 Everything else is in pyproject.toml: its ``[tool.setuptools.packages.find]`` alone cannot add a
@@ -13,17 +13,17 @@ from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 #: the packages whose folders pyproject.toml's [tool.setuptools.package-dir] maps outside ttr_lab/
-MAPPED = ["ttr_lab.maps", "ttr_lab.docs"]
+MAPPED = ["ttr_lab.maps.files", "ttr_lab.docs"]
 
-# The compiled playout kernel (ttr_lab/kernel/, issue 23): an OPTIONAL extension.  It is built
+# The compiled playout kernel (ttr_lab/bots/kernel/, issue 23): an OPTIONAL extension.  It is built
 # whenever a C compiler is present; without one (or with TTR_LAB_BUILD_KERNEL=0, e.g. for a
 # pure-Python wheel for Pyodide) the install still succeeds and ttr_lab plays its playouts in
 # Python, with identical results (ttr_lab.analysis.kernel_info() says which is used).
 KERNEL_SOURCES = ["_module.c", "_read.c", "_engine.c", "_policy.c", "_score.c", "_rng.c"]
 KERNEL = Extension(
-    "ttr_lab.kernel._playout",
-    sources=[f"ttr_lab/kernel/{name}" for name in KERNEL_SOURCES],
-    depends=["ttr_lab/kernel/_kernel.h"],
+    "ttr_lab.bots.kernel._playout",
+    sources=[f"ttr_lab/bots/kernel/{name}" for name in KERNEL_SOURCES],
+    depends=["ttr_lab/bots/kernel/_kernel.h"],
     optional=True,
 )
 

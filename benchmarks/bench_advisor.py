@@ -217,8 +217,8 @@ def bias(count: int, every: int, playouts: int) -> None:
     against its observed wins, from playouts of the TRUE state (a diagnostic
     that reads hidden information, never used by the advisor) and of states
     determinized from the mover's view, uniform and weighted."""
-    from ttr_lab.analysis.determinize import iter_states
-    from ttr_lab.playout import run_playout
+    from ttr_lab.analysis.hidden import iter_states
+    from ttr_lab.bots.playout import run_playout
 
     pos = positions(count, every, seed=2000)
     obs = [share(end, s.current_player) for s, end in pos]
@@ -288,8 +288,8 @@ def inject(g: ttr_lab.GameState, rng: random.Random) -> str | None:
 
 def review_check(games: int, playouts: int, truth: int) -> None:
     from ttr_lab.analysis import review
-    from ttr_lab.analysis.advisor import evaluate_moves, paired
-    from ttr_lab.playout import PlayoutBot
+    from ttr_lab.analysis.advisor.ranking import evaluate_moves, paired
+    from ttr_lab.bots.playout import PlayoutBot
 
     rng = random.Random(7)
     rows = []
@@ -355,7 +355,7 @@ def review_check(games: int, playouts: int, truth: int) -> None:
 def rate(count: int) -> None:
     """advise()'s playouts per CPU-second, kernel and Python, interleaved."""
     from ttr_lab.analysis import kernel_info
-    from ttr_lab.analysis.determinize import iter_states
+    from ttr_lab.analysis.hidden import iter_states
 
     print(f"advisor rate, mid-game 2-player USA ({kernel_info()}; {load()})", flush=True)
     budgets = {"kernel": 4000, "python": 400}

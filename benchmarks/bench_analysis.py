@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import ttr_lab
 from ttr_lab.analysis import steiner_forest, steiner_tree, ticket_graph
 from ttr_lab.analysis.trees import _dreyfus_wagner
-from ttr_lab.graph import board_graph
+from ttr_lab.maps import board_graph
 
 MAPS = ["usa", "europe", "rails_and_sails_world", "rails_and_sails_great_lakes"]
 
@@ -63,7 +63,7 @@ def fmt(times: list[float]) -> str:
     return f"{statistics.mean(times) * 1e3:8.1f} {max(times) * 1e3:8.1f} {len(times):4d}"
 
 
-def hands(board: ttr_lab.data.Map, tickets: int, count: int, any_tickets: bool) -> list[list[list[str]]]:
+def hands(board: ttr_lab.maps.Map, tickets: int, count: int, any_tickets: bool) -> list[list[list[str]]]:
     rng = random.Random(f"{board.id}-{tickets}")
     pool = list(board.tickets) if any_tickets else [t for t in board.tickets if len(t.cities) == 2]
     out: list[list[list[str]]] = []

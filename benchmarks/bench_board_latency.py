@@ -54,8 +54,8 @@ sys.path.insert(0, str(ROOT))
 
 import ttr_lab  # noqa: E402
 from tests.e2e.plotly_dom import hover, hover_label, point_position, settle  # noqa: E402
-from ttr_lab.moves import ClaimRoute, KeepTickets  # noqa: E402
-from ttr_lab.render import PLAYER_COLORS, route_trace_index  # noqa: E402
+from ttr_lab.board import PLAYER_COLORS, route_trace_index  # noqa: E402
+from ttr_lab.engine.moves import ClaimRoute, KeepTickets  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]

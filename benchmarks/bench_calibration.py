@@ -22,7 +22,7 @@
   with its ``error`` (and left out of fit and report).
 * **fit**: the recalibration's constants by maximum likelihood (logistic
   regression of the outcome on
-  :func:`~ttr_lab.analysis.advisor_calibration.features`: the raw chance's
+  :func:`~ttr_lab.analysis.advisor.calibration.features`: the raw chance's
   logit, the logit of 1 / players and the fraction of pieces left to the
   seat with the fewest; see :func:`ttr_lab.analysis.advisor.calibrate`).
   Fit on games other than those reported.
@@ -168,14 +168,14 @@ def read(paths: list[str]) -> list[dict]:
 
 
 def features(r: dict) -> tuple[float, ...]:
-    from ttr_lab.analysis.advisor_calibration import features as f
+    from ttr_lab.analysis.advisor.calibration import features as f
 
     return f(r["p"], r["n"], r["players"], min(r["pieces"]) / r["start"])
 
 
 def fit(args: argparse.Namespace) -> None:
     """Logistic regression by Newton's method (the parameters of
-    :func:`~ttr_lab.analysis.advisor_calibration.features`)."""
+    :func:`~ttr_lab.analysis.advisor.calibration.features`)."""
     rows = read(args.files)
     X = [features(r) for r in rows]
     y = [r["won"] for r in rows]
@@ -274,7 +274,7 @@ def brier_gain(rows: list[dict], a: str, b: str, boots: list[list[dict]]) -> str
 
 
 def report(args: argparse.Namespace) -> None:
-    from ttr_lab.analysis.advisor_calibration import calibrate
+    from ttr_lab.analysis.advisor.calibration import calibrate
 
     rows = read(args.files)
     for r in rows:
@@ -320,8 +320,8 @@ def report(args: argparse.Namespace) -> None:
 
 
 def bias(args: argparse.Namespace) -> None:
-    from ttr_lab.analysis.determinize import iter_states
-    from ttr_lab.playout import run_playout
+    from ttr_lab.analysis.hidden import iter_states
+    from ttr_lab.bots.playout import run_playout
 
     src = games(args.games_seed, args.every, args.greedy)
     pos = [next(src) for _ in range(args.positions)]

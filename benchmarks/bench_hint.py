@@ -10,7 +10,7 @@ plies of 2-player USA games between the playout bot and the greedy bot
 
 * **old bars**: the budget before issue 19 D2, 16 playouts over the
   candidates (the bars showed the top move's chance, the hint its moves);
-* **bars**: :data:`~ttr_lab.widgets.play_tabs.ADVISOR_PLAYOUTS` playouts, all
+* **bars**: :data:`~ttr_lab.widgets.playing.tabs.ADVISOR_PLAYOUTS` playouts, all
   on the policy's own line of play (``candidates=1``), after every move;
 * **hint**: :data:`~ttr_lab.widgets.advice.HINT_PLAYOUTS` (``--hint``) over
   the candidate moves, when Hint is pressed.
@@ -38,7 +38,7 @@ import ttr_lab
 from ttr_lab.analysis import advise
 from ttr_lab.bots import make_bot
 from ttr_lab.widgets.advice import HINT_PLAYOUTS, chance_words
-from ttr_lab.widgets.play_tabs import ADVISOR_PLAYOUTS
+from ttr_lab.widgets.playing.tabs import ADVISOR_PLAYOUTS
 
 
 def positions(count: int, seed: int) -> list[ttr_lab.GameState]:

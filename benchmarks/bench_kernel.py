@@ -13,7 +13,7 @@ resamples of the rounds).
 
 Workloads (targets from issue 23):
 
-* **playout USA 4p**: :func:`ttr_lab.playout.play_out` (the playout policy
+* **playout USA 4p**: :func:`ttr_lab.bots.playout.play_out` (the playout policy
   to the end, scored) from fresh 4-player USA games (target >= 40x);
 * **playout Europe 4p**, **playout R&S World 4p**: the same (target >= 20x;
   while the kernel does not play these editions both paths run in Python
@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ttr_lab
 from ttr_lab.bots import RandomBot
-from ttr_lab.kernel import ENV, kernel_info
-from ttr_lab.kernel.run import finish_of, kernel_playout
-from ttr_lab.playout import play_out
+from ttr_lab.bots.kernel import ENV, kernel_info
+from ttr_lab.bots.kernel.run import finish_of, kernel_playout
+from ttr_lab.bots.playout import play_out
 
 #: (label, edition, players, kind, target)
 WORKLOADS = (

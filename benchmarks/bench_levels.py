@@ -5,7 +5,7 @@
     python benchmarks/bench_levels.py --games 4 --maps usa
 
 Prints figures, asserts nothing.  Each game is 2 players: the level's bot
-(``ttr_lab.widgets.play_bots.make_opponent``, built as the widget builds
+(``ttr_lab.widgets.playing.bots.make_opponent``, built as the widget builds
 it) against ``greedy`` in the other seat; every ``choose()`` of the level's
 bot is timed, from the first ticket choice to the end of the game.  Forced
 moves (one candidate) are answered without a search and count too: they
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ttr_lab
 from ttr_lab.bots import make_bot
-from ttr_lab.widgets import play_bots
+from ttr_lab.widgets.playing import bots as play_bots
 
 
 def turn_times(edition: str, seed: int, bot) -> list[float]:

@@ -141,7 +141,7 @@ def main() -> None:
             if "ERROR" in r["out"]:
                 raise SystemExit(r["out"])
             print(f"import ttr_lab in Pyodide: {r['ms'] / 1000:.2f} s the cell, {float(r['out']):.2f} s the import")
-            r = page.evaluate(_EXEC_JS, GAMES + "import ttr_lab.agents, ttr_lab.playout")
+            r = page.evaluate(_EXEC_JS, GAMES + "import ttr_lab.bots.fdg, ttr_lab.bots.playout")
             if "ERROR" in r["out"]:
                 raise SystemExit(r["out"])
             exec(GAMES, here := {})

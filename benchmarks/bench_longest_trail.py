@@ -19,7 +19,7 @@ import statistics
 import time
 
 from ttr_lab.analysis.trails import longest_trail_edges
-from ttr_lab.data import Route, load_map
+from ttr_lab.maps import Route, load_map
 
 __all__ = ["random_network", "main"]
 

@@ -15,7 +15,7 @@ dropped.
 Prints the process's resident memory (RSS) right after ``import ttr_lab``
 (before any game), after the first ``--warmup`` games and every ``--every``
 games, the rise from both, the entries and estimated bytes held by the shared
-caches (see ``ttr_lab.core.caches``), the speed, and a SHA-256 digest of
+caches (see ``ttr_lab.engine.rules.caches``), the speed, and a SHA-256 digest of
 every game's moves and scores, so two checkouts can be shown to play the same
 seeded games (same ``--games``, same digest).
 
@@ -87,10 +87,10 @@ def game_plan(i: int, combos: list[tuple[str, dict]]) -> tuple[str, dict, int]:
 
 def cache_report() -> str:
     try:
-        from ttr_lab.core.caches import cache_bytes, cache_sizes
+        from ttr_lab.engine.rules.caches import cache_bytes, cache_sizes
     except ImportError:  # an older checkout
         try:
-            from ttr_lab.core.caches import cache_sizes
+            from ttr_lab.engine.rules.caches import cache_sizes
         except ImportError:
             return "shared caches: (not in this checkout)"
         cache_bytes = None
@@ -118,7 +118,7 @@ def main() -> None:
     import ttr_lab
 
     try:
-        from ttr_lab.core.caches import cache_budget, set_cache_budget
+        from ttr_lab.engine.rules.caches import cache_budget, set_cache_budget
     except ImportError:  # an older checkout: caches bounded by entries only
         budget = "none (an older checkout: each cache bounded by its entries)"
     else:

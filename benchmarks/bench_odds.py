@@ -39,8 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ttr_lab
-from ttr_lab.analysis import odds
 from ttr_lab.analysis.odds import QuickInputs, QuickModel, calibrated_probability, quick_inputs, ticket_odds
+from ttr_lab.analysis.odds import tickets as odds
 from ttr_lab.bots import make_bot
 
 EDITIONS = ("usa", "europe", "rails_and_sails")

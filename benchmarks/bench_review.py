@@ -19,7 +19,7 @@ policy's, then the game goes on with the policy:
 
 * ``late tickets``: new tickets with 15 pieces or fewer, all of them kept;
 * ``worst candidate``: the advisor's candidate moves
-  (:func:`~ttr_lab.analysis.advisor_candidates.candidate_moves`) played out
+  (:func:`~ttr_lab.analysis.advisor.candidates.candidate_moves`) played out
   16 times each on shared states, the worst kept;
 * ``skipped claim`` (a pass-like move, giving up a needed route): where the
   policy claims a route, a blind draw instead;
@@ -59,11 +59,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ttr_lab
 from ttr_lab.analysis import next_claims
-from ttr_lab.analysis.advisor import evaluate_moves, paired
-from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.advisor.candidates import candidate_moves
+from ttr_lab.analysis.advisor.ranking import evaluate_moves, paired
 from ttr_lab.analysis.game_review import CONFIRM, THRESHOLDS, review
 from ttr_lab.analysis.odds import wilson
-from ttr_lab.playout import PlayoutBot
+from ttr_lab.bots.playout import PlayoutBot
 
 KINDS = ("late tickets", "worst candidate", "skipped claim", "wasteful claim")
 KEEP = ("seat", "move", "drop", "drop_se", "flag", "best", "playouts", "margin_drop", "margin_se")

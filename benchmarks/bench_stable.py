@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ttr_lab
 from ttr_lab.analysis.advisor import evaluate_moves, rank
-from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.advisor.candidates import candidate_moves
 from ttr_lab.analysis.odds import wilson
 from ttr_lab.bots import make_bot
 

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import ttr_lab  # noqa: E402
 from ttr_lab.analysis import AdvisorBot, ISMCTSBot  # noqa: E402
-from ttr_lab.analysis import advisor as advisor_module  # noqa: E402
+from ttr_lab.analysis.advisor import ranking as advisor_module  # noqa: E402
 from ttr_lab.analysis.odds import wilson  # noqa: E402
 from ttr_lab.bots import make_bot  # noqa: E402
 from ttr_lab.errors import TtrError  # noqa: E402

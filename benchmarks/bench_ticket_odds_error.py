@@ -36,7 +36,7 @@ Monte Carlo interval of the chance given the view; even a perfect estimate
 misses a reference from one true state by the spread of the hidden cards
 and tickets, so coverage against ``true`` stays below 95% for any method.
 
-``--before REV`` loads ``ttr_lab/analysis/odds.py`` as it was at git
+``--before REV`` loads ``ttr_lab/analysis/odds/tickets.py`` as it was at git
 revision ``REV`` (the rest of the package as it is now) and runs it next to
 the current one.
 """
@@ -60,12 +60,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ttr_lab  # noqa: E402
-from ttr_lab.analysis import odds  # noqa: E402
 from ttr_lab.analysis.odds import quick_inputs  # noqa: E402
+from ttr_lab.analysis.odds import tickets as odds  # noqa: E402
 from ttr_lab.bots import make_bot  # noqa: E402
-from ttr_lab.playout import play_out  # noqa: E402
-from ttr_lab.position import position_to_dict  # noqa: E402
-from ttr_lab.state import GameState  # noqa: E402
+from ttr_lab.bots.playout import play_out  # noqa: E402
+from ttr_lab.engine.position import position_to_dict  # noqa: E402
+from ttr_lab.engine.state import GameState  # noqa: E402
 
 EDITIONS = ("usa", "europe", "rails_and_sails")
 BEFORE = "86c230b"  # main before the fix
@@ -111,7 +111,7 @@ def load_before(rev: str) -> Callable[..., Any] | None:
     """``ticket_odds`` of odds.py at ``rev``, as a sibling module of the current package."""
     try:
         src = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{rev}:ttr_lab/analysis/odds.py"],
+            ["git", "-C", str(ROOT), "show", f"{rev}:ttr_lab/analysis/odds/tickets.py"],
             capture_output=True,
             text=True,
             check=True,

@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import comm
 
 import ttr_lab
+from ttr_lab.board import route_trace_index, update_board
 from ttr_lab.bots import make_bot
-from ttr_lab.moves import ClaimRoute, DrawBlind
-from ttr_lab.render import route_trace_index, update_board
+from ttr_lab.engine.moves import ClaimRoute, DrawBlind
 
 
 class JsonComm:

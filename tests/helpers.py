@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import ttr_lab
-from ttr_lab.state import GameState
+from ttr_lab.engine.state import GameState
 
 
 def past_setup(game: GameState) -> GameState:

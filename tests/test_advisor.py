@@ -8,9 +8,9 @@ import pytest
 import ttr_lab
 from ttr_lab.analysis import Advice, advise, candidate_moves
 from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves
-from ttr_lab.analysis.advisor_explain import Explainer
+from ttr_lab.analysis.advisor.explain import Explainer
 from ttr_lab.bots import make_bot, play_game
-from ttr_lab.state import GameState
+from ttr_lab.engine.state import GameState
 
 from .helpers import arrange, bot_game, new_usa
 from .test_bad_input import hidden_variants
@@ -196,7 +196,7 @@ def test_include_evaluates_a_given_move_and_refuses_an_illegal_one():
 
 
 def test_a_position_from_the_editor_gets_the_same_advice_whatever_the_filling():
-    from ttr_lab.editor import seat_view
+    from ttr_lab.tabletop import seat_view
 
     facts = dict(
         players=["Me", "Ann", "Bo"],
@@ -254,7 +254,7 @@ def test_calibrated_chances_are_the_raw_ones_through_the_map():
     seat's own through calibrate (monotone, so the moves' order is the same)
     and scales the others to sum to 1."""
     from ttr_lab.analysis.advisor import calibrate
-    from ttr_lab.analysis.advisor_calibration import pieces_left
+    from ttr_lab.analysis.advisor.calibration import pieces_left
 
     g = bot_game("usa", 4, 3, 45)
     v = g.view(g.current_player)
@@ -298,7 +298,7 @@ def test_calibrate_lowers_the_playouts_share_more_as_the_boards_fill():
 
 
 def test_pieces_left_is_the_fewest_pieces_over_the_start():
-    from ttr_lab.analysis.advisor_calibration import pieces_left
+    from ttr_lab.analysis.advisor.calibration import pieces_left
 
     g = bot_game("usa", 4, 3, 45)
     v = g.view(0)

@@ -11,12 +11,12 @@ import pytest
 
 import ttr_lab
 from ttr_lab.analysis import advise
-from ttr_lab.analysis import advisor as advisor_module
-from ttr_lab.analysis.advice_types import MAX_TIMED_PLAYOUTS
 from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves
-from ttr_lab.analysis.advisor_candidates import candidate_moves
+from ttr_lab.analysis.advisor import ranking as advisor_module
+from ttr_lab.analysis.advisor.candidates import candidate_moves
+from ttr_lab.analysis.advisor.values import MAX_TIMED_PLAYOUTS
 from ttr_lab.bots import make_bot
-from ttr_lab.checks import MAX_PLAYOUTS
+from ttr_lab.engine.checks import MAX_PLAYOUTS
 from ttr_lab.errors import TtrError
 
 A_DAY = 86_400.0
@@ -179,7 +179,7 @@ def test_the_advisor_bot_passes_its_maximum(view, monkeypatch):
 def test_the_widgets_budgets_are_time_with_a_maximum():
     """The Hint and the hard level ask for time, bounded by their maximums."""
     from ttr_lab.widgets.advice import HINT_PLAYOUTS, HINT_SECONDS, SeatAdvisor
-    from ttr_lab.widgets.play_bots import HARD_BUDGET, HARD_SECONDS, make_opponent
+    from ttr_lab.widgets.playing.bots import HARD_BUDGET, HARD_SECONDS, make_opponent
 
     hard = make_opponent("hard", seed=1)
     assert hard.playouts is None and hard.max_playouts == HARD_BUDGET and hard.seconds == HARD_SECONDS
@@ -221,7 +221,7 @@ def test_reviews_default_budget_is_the_kernels_count_else_time(monkeypatch):
     import argparse
 
     from ttr_lab.analysis import kernel_info
-    from ttr_lab.cli_analysis import REVIEW_PLAYOUTS, REVIEW_SECONDS, _review_budget
+    from ttr_lab.cli.analysis import REVIEW_PLAYOUTS, REVIEW_SECONDS, _review_budget
     from ttr_lab.records import Record
 
     def args(**kw):

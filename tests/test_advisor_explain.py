@@ -2,7 +2,7 @@
 
 "After it, the ticket network still lacks ..." describes the position the
 claim leaves, as the engine plays it; what the network lacks is the card
-allocation of ``ttr_lab.analysis.cards`` (ship cards and anchor train cards
+allocation of ``ttr_lab.analysis.card_plans`` (ship cards and anchor train cards
 counted in Rails & Sails); "none the rest of the network needs" is said only
 when the cards paid would not have covered any of the rest.  Each check is
 against a direct computation on the true position after the move.
@@ -17,12 +17,12 @@ from collections import Counter
 import pytest
 
 import ttr_lab
-from ttr_lab.analysis.advisor_explain import Explainer
-from ttr_lab.analysis.cards import plan_cards
-from ttr_lab.analysis.position import route_access
+from ttr_lab.analysis.advisor.explain import Explainer
+from ttr_lab.analysis.card_plans import plan_cards
+from ttr_lab.analysis.network import route_access
 from ttr_lab.analysis.steiner import steiner_forest
 from ttr_lab.bots import make_bot
-from ttr_lab.graph import board_graph
+from ttr_lab.maps import board_graph
 
 from .helpers import arrange
 

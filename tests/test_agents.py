@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import ttr_lab
-from ttr_lab.agents import AGENTS, FdgAgent
 from ttr_lab.bots import BOTS, make_bot, play_game
+from ttr_lab.bots.fdg import AGENTS, FdgAgent
 from ttr_lab.editions import edition_names, find_edition
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,10 +29,10 @@ def test_registered_by_name_after_import():
 
 
 def test_bots_module_imports_nothing_from_agents():
-    """bots.py names the agents only as lazy registry entries ("ttr_lab.agents:RouteFocus"), never imports them."""
+    """bots.py names the agents only as lazy registry entries ("ttr_lab.bots.fdg:RouteFocus"), never imports them."""
     import ast
 
-    import ttr_lab.bots as bots
+    import ttr_lab.bots.simple as bots
 
     tree = ast.parse(open(bots.__file__, encoding="utf-8").read())
     imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
@@ -114,8 +114,8 @@ def test_styles_differ():
 
 def test_agents_see_only_their_view():
     """Each decision is taken from a PlayerView: the agent never gets the state."""
-    from ttr_lab.state import GameState
-    from ttr_lab.view import PlayerView, view_class
+    from ttr_lab.engine.state import GameState
+    from ttr_lab.engine.view import PlayerView, view_class
 
     seen = []
 

@@ -21,9 +21,8 @@ from ttr_lab.analysis.trails import (
     odd_degree_cities,
 )
 from ttr_lab.analysis.trees import minimum_spanning_routes, steiner_tree
-from ttr_lab.data import available_maps, load_map
-from ttr_lab.graph import board_graph, routes_graph
-from ttr_lab.scoring import trail as trails  # the longest-trail core
+from ttr_lab.engine.scoring import trail as trails  # the longest-trail core
+from ttr_lab.maps import available_maps, board_graph, load_map, routes_graph
 
 # --------------------------------------------------------------- oracles
 

@@ -43,9 +43,9 @@ from ttr_lab.analysis import (
 )
 from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves
 from ttr_lab.analysis.ismcts_search import ISMCTSBot
-from ttr_lab.analysis.odds_model import QuickModel
+from ttr_lab.analysis.odds import QuickModel
 from ttr_lab.bots import make_bot, play_game
-from ttr_lab.checks import MAX_CANDIDATES, MAX_PLAYOUTS, MAX_SAMPLES, MAX_SECONDS, MAX_SEED
+from ttr_lab.engine.checks import MAX_CANDIDATES, MAX_PLAYOUTS, MAX_SAMPLES, MAX_SECONDS, MAX_SEED
 from ttr_lab.errors import TtrError
 
 #: a refusal takes microseconds; anything still running after this is working

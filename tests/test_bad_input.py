@@ -44,11 +44,11 @@ from ttr_lab import (
 )
 from ttr_lab.bots import make_bot
 from ttr_lab.editions import EDITIONS
+from ttr_lab.engine.moves import MAX_MOVE_TEXT
+from ttr_lab.engine.view import PlayerView
 from ttr_lab.errors import OutOfRangeError
-from ttr_lab.moves import MAX_MOVE_TEXT
+from ttr_lab.io.safeio import RECORD_LIMIT
 from ttr_lab.records import Record, dumps, load_position, save_position
-from ttr_lab.safeio import RECORD_LIMIT
-from ttr_lab.view import PlayerView
 
 from .helpers import arrange, past_setup, random_game, write_map
 
@@ -908,16 +908,22 @@ PACKAGE = pathlib.Path(ttr_lab.__file__).parent
 
 #: raises that are not TtrErrors on purpose: (module, exception name) -> why
 PROTOCOL = {
-    ("ttr_lab.state", "AttributeError"): "__getattr__ must raise AttributeError (hasattr, copy, pickle rely on it)",
-    ("ttr_lab.view", "AttributeError"): "__getattr__ must raise AttributeError",
-    ("ttr_lab.core.accessors", "AttributeError"): "an accessor a view may not ask, or none of that name: hasattr, dir",
+    (
+        "ttr_lab.engine.state",
+        "AttributeError",
+    ): "__getattr__ must raise AttributeError (hasattr, copy, pickle rely on it)",
+    ("ttr_lab.engine.view", "AttributeError"): "__getattr__ must raise AttributeError",
+    (
+        "ttr_lab.engine.rules.accessors",
+        "AttributeError",
+    ): "an accessor a view may not ask, or none of that name: hasattr, dir",
     ("ttr_lab", "AttributeError"): "the package's lazy module __getattr__ (PEP 562) must raise AttributeError",
     ("ttr_lab.editions", "AttributeError"): "the package's lazy module __getattr__ (PEP 562) must raise AttributeError",
-    ("ttr_lab.phases", "AttributeError"): "Phase's class __getattr__ (an unknown phase name): hasattr, pickle",
+    ("ttr_lab.engine.phases", "AttributeError"): "Phase's class __getattr__ (an unknown phase name): hasattr, pickle",
     ("*", "AssertionError"): "marks unreachable code (an internal invariant, never a user's mistake)",
-    ("ttr_lab.safejson", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
-    ("ttr_lab.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",
-    ("ttr_lab.widgets.play_widget", "TypeError"): "an unknown keyword argument, as Python itself reports it",
+    ("ttr_lab.io.safejson", "_Reject"): "internal: raised inside the JSON hooks, turned into the caller's error",
+    ("ttr_lab.engine.scoring.trail", "_Done"): "internal control flow of the search, caught in the same function",
+    ("ttr_lab.widgets.playing", "TypeError"): "an unknown keyword argument, as Python itself reports it",
     ("ttr_lab.cli", "SystemExit"): "argparse's error() must not return: a usage error exits with status 2",
 }
 

@@ -30,11 +30,10 @@ pytest.importorskip("plotly")
 pytest.importorskip("ipywidgets")
 
 import ttr_lab
-from ttr_lab import samples
-from ttr_lab.board_scene import Scene
-from ttr_lab.data import load_map
-from ttr_lab.render import BoardFigure, board_figure, drawn_svg
-from ttr_lab.svg import board_svg
+from ttr_lab.board import BoardFigure, board_figure, board_svg, drawn_svg
+from ttr_lab.board.scene import Scene
+from ttr_lab.maps import load_map
+from ttr_lab.records import samples
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG, PLOTLY, WIDGET = "image/svg+xml", "application/vnd.plotly.v1+json", "application/vnd.jupyter.widget-view+json"
@@ -60,7 +59,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 shell = InteractiveShell.instance()
 with capture_output() as out:
-    result = shell.run_cell("from ttr_lab.render import board_figure\\nfrom ttr_lab.data import load_map\\n"
+    result = shell.run_cell("from ttr_lab.board import board_figure\\nfrom ttr_lab.maps import load_map\\n"
                             "board_figure(load_map('usa'), highlight=[1])")
 if result.error_in_exec is not None:
     print("ERROR", type(result.error_in_exec).__name__, result.error_in_exec)
@@ -152,7 +151,7 @@ import sys, json
 for name in ("plotly", "plotly.graph_objects", "plotly.io"):
     sys.modules[name] = None
 import ttr_lab
-from ttr_lab.svg import board_svg
+from ttr_lab.board import board_svg
 g = ttr_lab.new_game("usa", players=["Ada", "Bo"], seed=2)
 while g.phase.name == "SETUP_TICKETS":
     g.play(g.legal_moves[0])
@@ -174,7 +173,7 @@ def test_a_view_without_plotly_shows_its_own_tickets_only():
     game = ttr_lab.new_game("usa", players=["Ada", "Bo", "Cy"], seed=5)
     while game.phase.name == "SETUP_TICKETS":
         game.play(game.legal_moves[0])
-    from ttr_lab.svg import mimebundle
+    from ttr_lab.board import mimebundle
 
     for seat in range(3):
         view = game.view(seat)

@@ -9,11 +9,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ttr_lab.board_geometry import THICK_PX, geometry
-from ttr_lab.board_scene import HIGHLIGHT, ROUTE_COLORS, highlight_frames, highlight_pen
-from ttr_lab.data import available_maps, load_map
-from ttr_lab.render import board_figure
-from ttr_lab.svg import board_svg
+from ttr_lab.board import board_figure, board_svg
+from ttr_lab.board.geometry import THICK_PX, geometry
+from ttr_lab.board.scene import HIGHLIGHT, ROUTE_COLORS, highlight_frames, highlight_pen
+from ttr_lab.maps import available_maps, load_map
 
 MAPS = available_maps()
 NS = {"s": "http://www.w3.org/2000/svg"}

@@ -1,8 +1,8 @@
 """An edition draws on the board through hooks, and the board's options are one value (issue 21 A2).
 
-* :class:`ttr_lab.board_options.BoardOptions`: every option checked (a TtrError naming it),
+* :class:`ttr_lab.board.options.BoardOptions`: every option checked (a TtrError naming it),
   iterables read once and bounded, the same board from the value or from keywords;
-* the hooks of :mod:`ttr_lab.core.board_hooks`: a toy edition declares a mark style of each
+* the hooks of :mod:`ttr_lab.engine.rules.board_hooks`: a toy edition declares a mark style of each
   shape and draws marks, some secret; the plotly board and the SVG draw them with legend
   entries and hover lines, for the viewer only; the traces stay the same as marks come and go
   (issue 19); a mark the edition did not declare, or on no city, is an error naming it;
@@ -19,13 +19,13 @@ from typing import Any, ClassVar
 import pytest
 
 import ttr_lab
-from ttr_lab.board_marks import PUBLIC, CityMark, MarkStyle, RouteMark, Spot
-from ttr_lab.board_options import MOST, BoardOptions
-from ttr_lab.board_scene import Scene
+from ttr_lab.board import board_svg
+from ttr_lab.board.marks import PUBLIC, CityMark, MarkStyle, RouteMark, Spot
+from ttr_lab.board.options import MOST, BoardOptions
+from ttr_lab.board.scene import Scene
 from ttr_lab.editions.usa import USA
+from ttr_lab.engine.moves import DrawBlind
 from ttr_lab.errors import NotFoundError, TtrError, WrongTypeError
-from ttr_lab.moves import DrawBlind
-from ttr_lab.svg import board_svg
 
 from .helpers import past_setup
 from .test_plugin_classroom import cv  # noqa: F401  (the variant, registered for this module)
@@ -66,7 +66,7 @@ def toy():
 
 
 def plotly_json(obj: Any, **options: Any) -> tuple[Any, str]:
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     fig = board_figure(obj, **options)
     return fig, fig.to_json()
@@ -83,7 +83,7 @@ def test_options_are_one_value_given_or_as_keywords(toy):
     assert board_svg(toy, opts, title="u") == board_svg(toy, opts.replace(title="u"))
     assert opts.replace(title="u").title == "u" and opts.title == "t"  # a value: replace makes another
     pytest.importorskip("plotly")
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     assert board_figure(toy, opts).to_json() == board_figure(toy, **opts.keywords()).to_json()
 
@@ -92,8 +92,8 @@ def test_an_iterable_option_is_read_once():
     """update_board(..., highlight=<generator>) then drawn_svg: the static SVG shows the same highlight
     (before, the options kept the generator, read again and found empty)."""
     pytest.importorskip("plotly")
-    from ttr_lab.data import load_map
-    from ttr_lab.render import board_figure, drawn_svg, update_board
+    from ttr_lab.board import board_figure, drawn_svg, update_board
+    from ttr_lab.maps import load_map
 
     usa = load_map("usa")
     fig = board_figure(usa)
@@ -116,14 +116,14 @@ def test_an_iterable_option_is_read_once():
     ],
 )
 def test_a_bad_option_is_an_error_naming_it(options, words):
-    from ttr_lab.data import load_map
+    from ttr_lab.maps import load_map
 
     with pytest.raises(WrongTypeError, match=words):
         board_svg(load_map("usa"), **options)
 
 
 def test_counts_are_bounded_before_work():
-    from ttr_lab.data import load_map
+    from ttr_lab.maps import load_map
 
     with pytest.raises(TtrError, match=f"board option highlight: more than {MOST} items"):
         board_svg(load_map("usa"), highlight=itertools.repeat(1))  # endless: refused after MOST + 1
@@ -142,7 +142,7 @@ def test_every_shape_is_drawn_with_its_legend_and_words(toy):
     assert "gate on 5" in svg and 'data-mark="gate" data-route="5"' in svg  # a route mark's own words
     assert f"{SECRET} of seat 0" in svg and f"{SECRET} of seat 1" in svg  # the whole game: every camp
     pytest.importorskip("plotly")
-    from ttr_lab.render import city_trace_index, route_trace_index
+    from ttr_lab.board import city_trace_index, route_trace_index
 
     fig, _ = plotly_json(toy)
     keys = [t.meta for t in fig.data]
@@ -274,6 +274,6 @@ def test_a_hot_seat_with_hidden_hands_draws_nobodys_objective(cv):  # noqa: F811
 
 def test_a_dict_of_routes_highlights_its_keys():
     """Lesson 04 highlights ``{route id: player}``: a dict gives its keys, as iterating it does."""
-    from ttr_lab.board_options import BoardOptions
+    from ttr_lab.board.options import BoardOptions
 
     assert BoardOptions.of(highlight={5: "Ada", 7: "Bob"}).highlight == (5, 7)

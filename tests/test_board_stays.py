@@ -14,8 +14,8 @@ pytest.importorskip("plotly")
 pytest.importorskip("ipywidgets")
 
 import ttr_lab
-from ttr_lab.moves import ClaimRoute, KeepTickets
-from ttr_lab.render import STALE_CLICK, city_trace_index, clicked_route, route_trace_index
+from ttr_lab.board import STALE_CLICK, city_trace_index, clicked_route, route_trace_index
+from ttr_lab.engine.moves import ClaimRoute, KeepTickets
 from ttr_lab.widgets.scorer import scorer
 
 #: what fixes the picture: its size, margins and the axis ranges

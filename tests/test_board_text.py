@@ -8,15 +8,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ttr_lab.board_frame import SIDE_PX, SPARE_ROWS, board_frame, legend_rows
-from ttr_lab.board_geometry import geometry
-from ttr_lab.board_letters import contrast_ratio
-from ttr_lab.board_scene import ROUTE_COLORS, Scene
-from ttr_lab.data import available_maps, load_map
-from ttr_lab.svg import board_svg
+from ttr_lab.board import board_svg
+from ttr_lab.board.frame import SIDE_PX, SPARE_ROWS, board_frame, legend_rows
+from ttr_lab.board.geometry import geometry
+from ttr_lab.board.letters import contrast_ratio
+from ttr_lab.board.scene import ROUTE_COLORS, Scene
+from ttr_lab.maps import available_maps, load_map
 
 go = pytest.importorskip("plotly.graph_objects")
-from ttr_lab.render import board_figure, update_board  # noqa: E402
+from ttr_lab.board import board_figure, update_board  # noqa: E402
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 MAPS = available_maps()

@@ -104,7 +104,7 @@ def test_python_dash_m_entry_point(tmp_path):
 
 def test_core_imports_no_jupyter_or_plotly():
     code = (
-        "import sys, ttr_lab, ttr_lab.bots, ttr_lab.records, ttr_lab.scoring; "
+        "import sys, ttr_lab, ttr_lab.bots, ttr_lab.records, ttr_lab.engine.scoring; "
         "bad = [m for m in ('plotly', 'ipywidgets', 'IPython', 'anywidget') if m in sys.modules]; print(bad)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

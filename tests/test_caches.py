@@ -16,8 +16,8 @@ from collections import OrderedDict
 import pytest
 
 import ttr_lab
-from ttr_lab.core import caches, registry
-from ttr_lab.core.caches import cache_budget, cache_bytes, cache_group, entry_bytes, set_cache_budget
+from ttr_lab.engine.rules import caches, registry
+from ttr_lab.engine.rules.caches import cache_budget, cache_bytes, cache_group, entry_bytes, set_cache_budget
 from ttr_lab.errors import TtrError
 
 

@@ -51,8 +51,8 @@ def test_the_copy_is_what_runs(checkout):
     out = run(
         checkout,
         "-c",
-        "import sys, ttr_lab, ttr_lab.rules; ttr_lab.rules.explain('A1'); ttr_lab.new_game('usa', 2); "
-        "print(ttr_lab.__file__, sys.flags.no_site, 'ttr_lab.docs' in sys.modules or 'ttr_lab.maps' in sys.modules)",
+        "import sys, ttr_lab, ttr_lab.engine.reference; ttr_lab.engine.reference.explain('A1'); ttr_lab.new_game('usa', 2); "
+        "print(ttr_lab.__file__, sys.flags.no_site, 'ttr_lab.docs' in sys.modules or 'ttr_lab.maps.files' in sys.modules)",
     )
     where, no_site, data_packages = out.stdout.split()
     assert Path(where).resolve() == (copy / "ttr_lab" / "__init__.py").resolve()
@@ -77,7 +77,7 @@ def test_a_new_game_from_the_copy(checkout):
 
 
 def test_the_rules_reference_from_the_copy(checkout):
-    out = run(checkout, "-c", "import ttr_lab.rules as r; print(r.explain('A4').splitlines()[0])")
+    out = run(checkout, "-c", "import ttr_lab.engine.reference as r; print(r.explain('A4').splitlines()[0])")
     assert out.stdout.strip() == "### A4. Claiming a route"
 
 

@@ -1,4 +1,4 @@
-"""The analysis commands of the command line (ttr_lab.cli_analysis): advise,
+"""The analysis commands of the command line (ttr_lab.cli.analysis): advise,
 odds and review on saved games, from one seat's fair view, and their errors."""
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def test_python_dash_m_names_itself():
 
 
 def test_which_processes_are_the_command_line():
-    from ttr_lab.cli_guard import is_command_line
+    from ttr_lab.io.cli_guard import is_command_line
 
     assert is_command_line(["/venv/bin/ttr-lab"], ["python", "/venv/bin/ttr-lab"])
     assert is_command_line(["-m"], ["python", "-X", "importtime", "-m", "ttr_lab", "play"])

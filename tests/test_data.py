@@ -3,7 +3,7 @@
 The expected figures below are copied by hand from the project's reference
 notes (PROVENANCE.md, "Checksums" sections and cross-checks).  The tests never
 read those notes: every number is computed from the shipped ``maps/*.json``
-through :func:`ttr_lab.data.load_map` and compared with the figure written
+through :func:`ttr_lab.maps.load_map` and compared with the figure written
 here, so a silent edit of a map file shows up as a precise failure.
 """
 
@@ -17,18 +17,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from ttr_lab.data import (
-    COLORS,
-    ROUTE_KINDS,
-    City,
-    Map,
-    Route,
-    Ticket,
-    available_maps,
-    load_map,
-    map_from_dict,
-)
 from ttr_lab.errors import MapDataError
+from ttr_lab.maps import COLORS, ROUTE_KINDS, City, Map, Route, Ticket, available_maps, load_map, map_from_dict
 
 MAPS = ("europe", "rails_and_sails_great_lakes", "rails_and_sails_world", "usa")
 
@@ -1242,7 +1232,7 @@ def test_copy_of_a_shipped_map_loads(tmp_path):
     """What a teacher does: copy a shipped file, rename it, keep one deck."""
     from importlib import resources
 
-    text = resources.files("ttr_lab.maps").joinpath("usa.json").read_text(encoding="utf-8")
+    text = resources.files("ttr_lab.maps.files").joinpath("usa.json").read_text(encoding="utf-8")
     data = json.loads(text)
     data["id"], data["name"] = "usa_base_only", "USA, base tickets only"
     data["tickets"] = [t for t in data["tickets"] if t["deck"] == "base"]
@@ -1423,7 +1413,7 @@ def test_digest_ignores_defaults_and_the_about_note(tmp_path):
 def test_copy_of_a_shipped_map_has_its_digest(tmp_path):
     from importlib import resources
 
-    text = resources.files("ttr_lab.maps").joinpath("usa.json").read_text(encoding="utf-8")
+    text = resources.files("ttr_lab.maps.files").joinpath("usa.json").read_text(encoding="utf-8")
     path = tmp_path / "usa_copy.json"
     path.write_text(text, encoding="utf-8")
     assert load_map(path).digest == load_map("usa").digest
@@ -1519,7 +1509,7 @@ def test_directory_is_refused(tmp_path):
 
 
 def test_file_over_the_limit_is_refused(tmp_path):
-    from ttr_lab.safeio import MAP_LIMIT
+    from ttr_lab.io.safeio import MAP_LIMIT
 
     path = tmp_path / "huge.json"
     text = json.dumps(classroom())
@@ -1623,7 +1613,7 @@ def test_digits_inside_names_are_fine(tmp_path):
 
 def test_plain_checkout_falls_back_to_the_maps_folder(tmp_path):
     """Run from a copy of the source tree with no ``pip install``: the package
-    ``ttr_lab.maps`` does not exist there (pyproject.toml makes ``maps/`` into
+    ``ttr_lab.maps.files`` does not exist there (pyproject.toml makes ``maps/`` into
     it only when building), so the loader reads the checkout's ``maps/``."""
     import shutil
     import subprocess
@@ -1631,9 +1621,9 @@ def test_plain_checkout_falls_back_to_the_maps_folder(tmp_path):
 
     import networkx
 
-    import ttr_lab.data
+    import ttr_lab.maps.loading
 
-    package = Path(ttr_lab.data.__file__).resolve().parent
+    package = Path(ttr_lab.maps.loading.__file__).resolve().parent
     maps = package.parent / "maps"
     if not (maps / "usa.json").is_file():
         pytest.skip("not running from a checkout (no maps/ folder beside ttr_lab/)")
@@ -1649,9 +1639,9 @@ def test_plain_checkout_falls_back_to_the_maps_folder(tmp_path):
     code = (
         "import importlib.util, sys\n"
         "sys.path.insert(0, sys.argv[1])\n"
-        "import ttr_lab.data as d\n"
+        "import ttr_lab.maps as d\n"
         "assert d.__file__.startswith(sys.argv[1]), d.__file__\n"
-        "assert importlib.util.find_spec('ttr_lab.maps') is None\n"
+        "assert importlib.util.find_spec('ttr_lab.maps.files') is None\n"
         "m = d.load_map('usa')\n"
         "print(m.id, len(m.cities), len(m.routes), m.source, m.digest)\n"
         "print(','.join(d.available_maps()))\n"

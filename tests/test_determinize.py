@@ -1,4 +1,4 @@
-"""Determinization (ttr_lab.analysis.determinize): complete states from one
+"""Determinization (ttr_lab.analysis.hidden): complete states from one
 seat's view, consistent with what the seat knows and nothing else."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis.determinize import Knowledge, iter_states, sample_states
-from ttr_lab.analysis.ticket_likelihood import DRAW_UNDONE, ClaimLikelihood, ticket_weight
+from ttr_lab.analysis.hidden import Knowledge, iter_states, sample_states
+from ttr_lab.analysis.hidden.ticket_likelihood import DRAW_UNDONE, ClaimLikelihood, ticket_weight
 from ttr_lab.bots import make_bot
-from ttr_lab.state import GameState
+from ttr_lab.engine.state import GameState
 
 from .helpers import arrange, new_usa
 from .test_bad_input import SPEC_IDS, SPECS, hidden_variants
@@ -241,7 +241,7 @@ def test_face_up_picks_and_payments_are_remembered():
 def test_weighted_samples_favour_tickets_that_fit_the_claimed_routes():
     g = new_usa(players=2, seed=1)
     t = g.tickets(1)[0]
-    from ttr_lab.analysis.position import ticket_paths
+    from ttr_lab.analysis.network import ticket_paths
 
     path = ticket_paths(g, 1, (t,))[0][1]
     g = arrange(g, owners={r: 1 for r in path.routes}, current=0)
@@ -264,7 +264,7 @@ def test_the_likelihood_prefers_tickets_the_claims_nearly_complete():
     longer one that needs much more; a ticket off the claims is worst."""
     g = new_usa(players=2, seed=1)
     m = g.map
-    from ttr_lab.analysis.position import ticket_paths
+    from ttr_lab.analysis.network import ticket_paths
 
     short = next(t for t in m.tickets if {t.a, t.b} == {"Denver", "El Paso"})
     long = next(t for t in m.tickets if {t.a, t.b} == {"Calgary", "Phoenix"})
@@ -284,7 +284,7 @@ def test_the_keep_likelihood_is_a_distribution_over_the_choices():
     and the policy's own choice is the likeliest."""
     from itertools import combinations
 
-    from ttr_lab.playout import PlayoutBot
+    from ttr_lab.bots.playout import PlayoutBot
 
     g = new_usa(players=2, seed=5)
     like = ClaimLikelihood(g.view(1))
@@ -310,7 +310,7 @@ def test_asking_for_tickets_with_one_unconnected_counts_against_it():
     g = new_usa(players=2, seed=1)
     m = g.map
     t = next(t for t in m.tickets if {t.a, t.b} == {"Denver", "El Paso"})
-    from ttr_lab.analysis.position import ticket_paths
+    from ttr_lab.analysis.network import ticket_paths
 
     routes = frozenset(ticket_paths(g, 1, (t,))[0][1].routes)
     like = ClaimLikelihood(g.view(0))
@@ -378,7 +378,7 @@ def test_a_late_position_where_most_random_card_deals_lead_nowhere_is_still_samp
     from pathlib import Path
 
     from ttr_lab.analysis import advise
-    from ttr_lab.analysis.determinize import RETRIES
+    from ttr_lab.analysis.hidden.determinize import RETRIES
     from ttr_lab.records import Record
 
     g = Record.load(Path(__file__).parent / "data" / "tight-hidden-cards.json").replay()

@@ -4,7 +4,7 @@
   ``double_rule``, and every part of the engine asks it: the legal moves,
   ``why_illegal``, ``route_open_to`` agree (the claim generation read the
   engine's cache of free routes and skipped an edition's own ``double_rule``);
-* the derived fields (a :class:`~ttr_lab.core.Field` with no key) are the
+* the derived fields (a :class:`~ttr_lab.engine.rules.Field` with no key) are the
   engine's: after every move of every edition they equal what ``derive``
   computes from the position, and no rule writes them;
 """
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 import ttr_lab
-from ttr_lab.core import find_edition
 from ttr_lab.editions.rails_sails import RailsSails
 from ttr_lab.editions.usa import USA
-from ttr_lab.phases import Phase
+from ttr_lab.engine.phases import Phase
+from ttr_lab.engine.rules import find_edition
 
 from .test_plugin_classroom import cv  # noqa: F401  (the classroom variant, registered)
 
@@ -137,7 +137,7 @@ def test_derived_fields_stay_in_step_under_an_editions_own_rules() -> None:
 
 
 def test_a_derived_field_has_no_key() -> None:
-    from ttr_lab.core import Field
+    from ttr_lab.engine.rules import Field
     from ttr_lab.errors import TtrError
 
     with pytest.raises(TtrError, match="a derived field is not saved"):
@@ -180,7 +180,7 @@ def test_no_rule_writes_a_derived_field() -> None:
         f.attr for name in ("usa", "europe", "rails_and_sails") for f in find_edition(name).fields_added if f.derived
     }
     assert derived == {"_free", "_rs_blocked", "_rs_touch"}
-    files = [*root.glob("core/*.py"), *root.glob("editions/**/*.py")]
+    files = [*root.glob("engine/rules/*.py"), *root.glob("editions/**/*.py")]
     files += [*Path(__file__).with_name("classroom_variant").glob("classroom_variant/*.py")]
     assert len(files) > 20
     found = [w for f in files for w in _derived_writes(f, derived)]
@@ -192,8 +192,8 @@ def test_shared_classes_are_never_patched() -> None:
     """Playing every edition adds nothing to GameState or PlayerView (accessors were set on them
     at run time, a name they already had silently skipped); each edition with accessors gets
     subclasses of its own, holding exactly them."""
-    from ttr_lab.state import GameState, game_class
-    from ttr_lab.view import PlayerView, view_class
+    from ttr_lab.engine.state import GameState, game_class
+    from ttr_lab.engine.view import PlayerView, view_class
 
     before = (dict(vars(GameState)), dict(vars(PlayerView)))
     for name in ("usa", "europe", "rails_and_sails", "great_lakes"):
@@ -240,7 +240,7 @@ def test_unknown_accessor_names_the_ones_there_are() -> None:
 
 def test_an_accessor_may_not_hide_the_games_own_members() -> None:
     """A name GameState already has (``row``) was skipped silently: now an error naming it."""
-    from ttr_lab.core.accessors import Accessors
+    from ttr_lab.engine.rules.accessors import Accessors
     from ttr_lab.errors import TtrError
 
     class RowAccessors(Accessors):
@@ -259,8 +259,8 @@ def test_an_accessor_may_not_hide_the_games_own_members() -> None:
 
 
 def test_an_editions_accessors_include_its_rules() -> None:
-    from ttr_lab.core.accessors import Accessors
     from ttr_lab.editions.europe import Europe
+    from ttr_lab.engine.rules.accessors import Accessors
     from ttr_lab.errors import TtrError
 
     class Mine(Accessors):
@@ -287,13 +287,15 @@ ENGINE_WRITERS = {"setup", "chance"}
 
 
 def _declared_in() -> dict[str, set[str]]:
-    """Position field -> where it is declared: a core module (``core.turns``) or an edition's package."""
+    """Position field -> where it is declared: a core module (``engine.rules.turns``) or an edition's package."""
     out: dict[str, set[str]] = {}
     for name in ("usa", "europe", "rails_and_sails", "great_lakes", "classroom"):
         for klass in type(find_edition(name)).__mro__:
             for f in vars(klass).get("fields", ()):
                 mod = klass.__module__
-                where = mod.removeprefix("ttr_lab.") if mod.startswith("ttr_lab.core") else mod.rsplit(".", 1)[0]
+                where = (
+                    mod.removeprefix("ttr_lab.") if mod.startswith("ttr_lab.engine.rules") else mod.rsplit(".", 1)[0]
+                )
                 out.setdefault(f.attr, set()).add(where)
     return out
 
@@ -334,15 +336,15 @@ def test_rules_write_only_their_own_fields() -> None:
     assert {"_owners", "_stations", "_harbors", "_blocked", "_objective"} <= set(declared)
     root = Path(ttr_lab.__file__).parent
     variant = Path(__file__).with_name("classroom_variant") / "classroom_variant"
-    files = {f"core.{p.stem}": p for p in root.glob("core/*.py")}
+    files = {f"engine.rules.{p.stem}": p for p in root.glob("engine/rules/*.py")}
     files.update({f"editions.{p.parent.name}/{p.stem}": p for p in root.glob("editions/*/*.py")})
     files.update({f"classroom_variant/{p.stem}": p for p in variant.glob("*.py")})
     wrong = []
     for where, path in sorted(files.items()):
-        if where.removeprefix("core.") in ENGINE_WRITERS:
+        if where.removeprefix("engine.rules.") in ENGINE_WRITERS:
             continue
-        owner = where if where.startswith("core.") else "ttr_lab." + where.split("/")[0]
-        owner = owner.removeprefix("ttr_lab.") if owner.startswith("ttr_lab.core") else owner
+        owner = where if where.startswith("engine.rules.") else "ttr_lab." + where.split("/")[0]
+        owner = owner.removeprefix("ttr_lab.") if owner.startswith("ttr_lab.engine.rules") else owner
         if where.startswith("classroom_variant"):
             owner = "classroom_variant"
         for line, fn, field in _field_writes(path, set(declared)):
@@ -356,11 +358,11 @@ def _hooks() -> list[tuple[str, Any]]:
     """``(where, function)`` for every public member each core class of :class:`Edition` defines."""
     import inspect
 
-    from ttr_lab.core import Edition
+    from ttr_lab.engine.rules import Edition
 
     out = []
     for klass in Edition.__mro__:
-        if not klass.__module__.startswith("ttr_lab.core"):
+        if not klass.__module__.startswith("ttr_lab.engine.rules"):
             continue
         for name, value in vars(klass).items():
             fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
@@ -378,7 +380,7 @@ def test_every_hook_has_a_docstring_with_an_example() -> None:
 
 
 def test_no_public_definition_of_core_lacks_a_docstring() -> None:
-    """tools/docstring_share.py's count for ttr_lab/core (25% before issue 21 B) stays at 0."""
+    """tools/docstring_share.py's count for ttr_lab/engine/rules (25% before issue 21 B) stays at 0."""
     import importlib.util
     from pathlib import Path
 
@@ -387,5 +389,5 @@ def test_no_public_definition_of_core_lacks_a_docstring() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    total, missing = module.undocumented(Path(ttr_lab.__file__).parent / "core")
+    total, missing = module.undocumented(Path(ttr_lab.__file__).parent / "engine" / "rules")
     assert total > 190 and missing == []

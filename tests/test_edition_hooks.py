@@ -13,13 +13,13 @@ import pytest
 import ttr_lab
 from ttr_lab import GameState, RecordError, TtrError
 from ttr_lab.bots import make_bot
-from ttr_lab.core import Field, Rebuild, Table, register_edition
-from ttr_lab.core.chance import UNKNOWN, Chance
-from ttr_lab.core.declarations import HIDDEN
-from ttr_lab.core.registry import unregister_edition
 from ttr_lab.editions.usa import USA
-from ttr_lab.outcomes import HiddenMove, parse_recorded
+from ttr_lab.engine.rules import Field, Rebuild, Table, register_edition
+from ttr_lab.engine.rules.chance import UNKNOWN, Chance
+from ttr_lab.engine.rules.declarations import HIDDEN
+from ttr_lab.engine.rules.registry import unregister_edition
 from ttr_lab.records import Record
+from ttr_lab.records.chance import HiddenMove, parse_recorded
 
 from .helpers import past_setup
 

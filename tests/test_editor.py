@@ -1,4 +1,4 @@
-"""The position editor (ttr_lab.editor.seat_view): a game in progress from
+"""The position editor (ttr_lab.tabletop.seat_view): a game in progress from
 the facts one seat knows, as that seat's view, impossible positions refused."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 
 import ttr_lab
-from ttr_lab.analysis.determinize import sample_states
-from ttr_lab.editor import filled_state, seat_view
+from ttr_lab.analysis.hidden import sample_states
 from ttr_lab.errors import NotFoundError, TtrError
+from ttr_lab.tabletop import filled_state, seat_view
 
 ROW = ["blue", "blue", "green", "white", "black"]
 FACTS = dict(

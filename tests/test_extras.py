@@ -1,7 +1,7 @@
 """A missing extra is named with a command that works from this repository (issue 19 C2).
 
 ttr_lab is not on PyPI, so ``pip install 'ttr_lab[sim]'`` finds nothing.  Every
-error that names a missing extra comes from :func:`ttr_lab.extras.missing_extra`:
+error that names a missing extra comes from :func:`ttr_lab.io.extras.missing_extra`:
 from a checkout it says ``make lab`` (which sets up every lesson) or ``python -m
 pip install -e '<checkout>[extra]'``; installed from a wheel, the extra's own
 packages.  A missing package is simulated with ``sys.modules[name] = None``
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from ttr_lab import extras
 from ttr_lab.errors import TtrError
-from ttr_lab.extras import install_hint, missing_extra
+from ttr_lab.io import extras
+from ttr_lab.io.extras import install_hint, missing_extra
 
 ROOT = Path(__file__).resolve().parents[1]
 WRONG = re.compile(r"pip install\s+['\"]?ttr[_-]lab\b")  # the package index has no ttr_lab
@@ -98,7 +98,7 @@ def error_line(proc: subprocess.CompletedProcess) -> str:
         (["pandas"], "import ttr_lab.simulate", "sim", "ttr_lab.simulate needs pandas"),
         (["plotly"], "import ttr_lab.widgets", "lab", "the widgets needs plotly"),
         (["anywidget"], "import ttr_lab.widgets", "lab", "the widgets needs anywidget"),
-        (["plotly", "plotly.graph_objects"], "import ttr_lab.render", "lab", "(ttr_lab.render) needs plotly"),
+        (["plotly", "plotly.graph_objects"], "import ttr_lab.board", "lab", "(ttr_lab.board) needs plotly"),
         (
             ["distributed"],
             "import ttr_lab.simulate.executors as x; x._probe = lambda *a: None\n"

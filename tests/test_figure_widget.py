@@ -15,7 +15,7 @@ pytest.importorskip("plotly")
 pytest.importorskip("anywidget")
 
 import ttr_lab
-from ttr_lab.render import city_trace_index, route_trace_index
+from ttr_lab.board import city_trace_index, route_trace_index
 from ttr_lab.widgets.figure import ESM, FigureWidget, plotly_bundle
 
 

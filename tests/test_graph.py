@@ -7,8 +7,7 @@ from types import SimpleNamespace
 import networkx as nx
 import pytest
 
-from ttr_lab.data import available_maps, load_map
-from ttr_lab.graph import as_map, board_graph, route_attributes, routes_graph
+from ttr_lab.maps import as_map, available_maps, board_graph, load_map, route_attributes, routes_graph
 
 
 @pytest.mark.parametrize("name", available_maps())

@@ -20,7 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: what a game and its scoring must not need
 HEAVY = ("networkx", "plotly", "ipywidgets", "pandas", "numpy", "IPython")
-LATER = ("ttr_lab.analysis", "ttr_lab.bots", "ttr_lab.agents", "ttr_lab.playout", "ttr_lab.widgets", "ttr_lab.render")
+LATER = (
+    "ttr_lab.analysis",
+    "ttr_lab.bots",
+    "ttr_lab.bots.fdg",
+    "ttr_lab.bots.playout",
+    "ttr_lab.widgets",
+    "ttr_lab.board.plotly",
+)
 
 
 def fresh(code: str) -> dict:
@@ -78,13 +85,13 @@ def test_the_public_names_are_there_when_used():
         "names = {n: type(getattr(ttr_lab, n)).__name__ for n in ttr_lab.__all__}\n"
         "g = ttr_lab.new_game('europe', players=2, seed=1)\n"
         "extra = [ttr_lab.analysis.advise.__name__, ttr_lab.bots.make_bot('greedy').__class__.__name__,\n"
-        "         ttr_lab.rules.__name__, ttr_lab.BuildStation.verb, str(ttr_lab.parse_move('harbor Roma red:1'))]\n"
+        "         ttr_lab.engine.reference.__name__, ttr_lab.BuildStation.verb, str(ttr_lab.parse_move('harbor Roma red:1'))]\n"
         "print(json.dumps({'names': names, 'dir': sorted(set(ttr_lab.__all__) - set(dir(ttr_lab))),\n"
         "                  'extra': extra, 'nx': loaded('networkx')}))\n"
     )
     assert out["dir"] == []
     assert out["names"]["score"] == "function" and out["names"]["BuildHarbor"] == "type"
-    assert out["extra"] == ["advise", "GreedyBot", "ttr_lab.rules", "station", "harbor Roma red:1"]
+    assert out["extra"] == ["advise", "GreedyBot", "ttr_lab.engine.reference", "station", "harbor Roma red:1"]
     assert "networkx" in out["nx"]  # the analysis does use it
 
 
@@ -116,9 +123,9 @@ ALLOWED = {
     ("__init__.py", "tutorial"): "ttr_lab.widgets: the [lab] extra",
     ("__init__.py", "scorer"): "ttr_lab.widgets: the [lab] extra",
     ("__init__.py", "recorder"): "ttr_lab.widgets: the [lab] extra",
-    ("cli.py", "_tournament"): "ttr_lab.simulate: the [sim] extra",
-    ("registries.py", "_entry_points"): "importlib.metadata: tens of ms, only when entry points are read",
-    ("widgets/play_tabs.py", "_make_advisor"): "the analysis, only when the Advisor tab is asked for",
+    ("cli/commands.py", "_tournament"): "ttr_lab.simulate: the [sim] extra",
+    ("io/registries.py", "_entry_points"): "importlib.metadata: tens of ms, only when entry points are read",
+    ("widgets/playing/tabs.py", "_make_advisor"): "the analysis, only when the Advisor tab is asked for",
 }
 
 

@@ -18,9 +18,9 @@ import sys
 import pytest
 
 import ttr_lab
-from ttr_lab.kernel import ENV, REQUIRE_ENV, SplitMix64, kernel_info
-from ttr_lab.kernel.run import load
-from ttr_lab.playout import PlayoutBot, play_out, run_playout
+from ttr_lab.bots.kernel import ENV, REQUIRE_ENV, SplitMix64, kernel_info
+from ttr_lab.bots.kernel.run import load
+from ttr_lab.bots.playout import PlayoutBot, play_out, run_playout
 
 needs_kernel = pytest.mark.skipif(not kernel_info().enabled, reason="the compiled kernel is not built here (or is off)")
 
@@ -117,7 +117,7 @@ def test_other_editions_play_in_python():
 
 @needs_kernel
 def test_a_game_with_recorded_chance_plays_in_python():
-    from ttr_lab.core.chance import Chance
+    from ttr_lab.engine.rules.chance import Chance
 
     g = ttr_lab.new_game("usa", players=2, seed=3)
     g._chance = Chance()
@@ -139,12 +139,12 @@ def test_without_the_extension_the_same_analysis_runs_in_python(tmp_path):
         "import sys, json\n"
         "class Block:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'ttr_lab.kernel._playout':\n"
+        "        if name == 'ttr_lab.bots.kernel._playout':\n"
         "            raise ImportError('no compiler')\n"
         "sys.meta_path.insert(0, Block())\n"
         "import ttr_lab\n"
         "from ttr_lab.analysis import kernel_info\n"
-        "from ttr_lab.playout import play_out\n"
+        "from ttr_lab.bots.playout import play_out\n"
         "end = play_out(ttr_lab.new_game('usa', players=3, seed=11), seed=5)\n"
         "info = kernel_info()\n"
         "print(json.dumps([info.available, info.reason, end.compiled, list(end.scores)]))\n"

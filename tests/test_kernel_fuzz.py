@@ -3,7 +3,7 @@
 * **malformed input** is a :class:`~ttr_lab.errors.TtrError`, never a crash:
   hypothesis mutates valid edition tables and positions (values anywhere in
   int32, cut or lengthened arrays, deleted or swapped fields) and corrupts
-  the fields of a game before :func:`~ttr_lab.kernel.run.kernel_playout`
+  the fields of a game before :func:`~ttr_lab.bots.kernel.run.kernel_playout`
   converts it.  Each array the kernel accepts is played to the end.  The
   fuzzing runs in a child process (this file run as a script), so a crash
   fails the test instead of killing pytest;
@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNEL_DIR = ROOT / "ttr_lab" / "kernel"
 SOURCES = ("_module.c", "_read.c", "_engine.c", "_policy.c", "_score.c", "_rng.c")
-NAME = "ttr_lab.kernel._playout"
+NAME = "ttr_lab.bots.kernel._playout"
 
 
 # ------------------------------------------------------------------ the driver (the child process)
@@ -42,8 +42,8 @@ def _bases():
     """Valid (tables, spec, position, seed text, seats) to mutate: starts over whole games."""
     import ttr_lab
     from ttr_lab.bots import make_bot
-    from ttr_lab.kernel.convert import edition_spec, position_array, seed_text
-    from ttr_lab.kernel.run import read_tables
+    from ttr_lab.bots.kernel.convert import edition_spec, position_array, seed_text
+    from ttr_lab.bots.kernel.run import read_tables
 
     out = []
     for edition, n, plies, opts in (
@@ -102,8 +102,8 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
+    from ttr_lab.bots.kernel.run import kernel_playout, play_arrays, read_tables
     from ttr_lab.errors import TtrError
-    from ttr_lab.kernel.run import kernel_playout, play_arrays, read_tables
 
     bases = _bases()
     value, edits = _strategies()
@@ -182,8 +182,8 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
 
 def _odd_calls(seen: dict[str, int]) -> None:
     """Inputs of the wrong kind: a TtrError each."""
+    from ttr_lab.bots.kernel.run import play_arrays, read_tables
     from ttr_lab.errors import TtrError
-    from ttr_lab.kernel.run import play_arrays, read_tables
 
     t, spec, pos, text, n, _ = _bases()[0]
     calls = [
@@ -237,7 +237,7 @@ def main(argv: list[str]) -> None:
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         sys.modules[NAME] = mod
-    from ttr_lab.kernel.run import load
+    from ttr_lab.bots.kernel.run import load
 
     assert load() is not None and load().__file__ == (argv[2] if len(argv) > 2 else load().__file__)
     seen = {"refused": 0, "played": 0, "refereed": 0}
@@ -257,7 +257,7 @@ if __name__ == "__main__":
 
 # ------------------------------------------------------------------ the tests
 def _kernel_enabled() -> bool:
-    from ttr_lab.kernel import kernel_info
+    from ttr_lab.bots.kernel import kernel_info
 
     return kernel_info().enabled
 
@@ -336,7 +336,7 @@ def test_threads_at_once_play_the_games_of_one_thread():
     results one thread gives: the kernel shares no mutable state between playouts."""
     import ttr_lab
     from ttr_lab.bots import make_bot
-    from ttr_lab.kernel.run import kernel_playout
+    from ttr_lab.bots.kernel.run import kernel_playout
 
     starts = []
     for i in range(32):
@@ -379,7 +379,7 @@ def test_threads_at_once_play_the_games_of_one_thread():
 def test_the_kernel_s_only_writable_globals_are_python_s_tables():
     """No global mutable state in C: the extension's writable data (nm's b/d/s symbols) is only the
     module's and the type's definitions CPython needs, the argument name lists, and the toolchain's."""
-    from ttr_lab.kernel.run import load
+    from ttr_lab.bots.kernel.run import load
 
     nm = shutil.which("nm")
     path = load().__file__

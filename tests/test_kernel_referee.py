@@ -23,10 +23,10 @@ import pytest
 
 import ttr_lab
 from ttr_lab.bots import RandomBot, make_bot
-from ttr_lab.kernel.convert import position_array
-from ttr_lab.kernel.run import finish_of, kernel_info, kernel_playout
-from ttr_lab.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
-from ttr_lab.playout import PlayoutBot
+from ttr_lab.bots.kernel.convert import position_array
+from ttr_lab.bots.kernel.run import finish_of, kernel_info, kernel_playout
+from ttr_lab.bots.playout import PlayoutBot
+from ttr_lab.engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
 
 pytestmark = pytest.mark.skipif(not kernel_info().enabled, reason="the compiled kernel is not built here (or is off)")
 

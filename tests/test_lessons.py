@@ -31,14 +31,14 @@ import networkx as nx
 import pytest
 
 import ttr_lab
-from ttr_lab import samples
 from ttr_lab.analysis import longest_trail, odd_degree_cities, shortest_ticket_path, steiner_forest, steiner_tree
+from ttr_lab.analysis.network import route_access
 from ttr_lab.analysis.paths import distance_table
-from ttr_lab.analysis.position import route_access
 from ttr_lab.analysis.trails import cut_routes
 from ttr_lab.analysis.trees import minimum_spanning_routes
-from ttr_lab.graph import board_graph, routes_graph
-from ttr_lab.scoring import ticket_status
+from ttr_lab.engine.scoring import ticket_status
+from ttr_lab.maps import board_graph, routes_graph
+from ttr_lab.records import samples
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

@@ -33,7 +33,7 @@ def _modules() -> list[str]:
 
 def test_the_walk_finds_the_package() -> None:
     names = _modules()
-    assert "ttr_lab.state" in names and "ttr_lab.analysis.advisor" in names
+    assert "ttr_lab.engine.state" in names and "ttr_lab.analysis.advisor" in names
     assert len(names) > 50
 
 

@@ -31,7 +31,7 @@ from ttr_lab import (
     KeepTickets,
     TtrError,
 )
-from ttr_lab.moves import Move
+from ttr_lab.engine.moves import Move
 
 from .helpers import past_setup
 

@@ -4,7 +4,7 @@ and nbviewer do (nbconvert, no kernel, no widget state), show a board for every 
 A cell shows a board when its stored output holds a board figure (plotly JSON with the board's
 clickable ``routes`` trace) or a board widget (a widget-view output whose text names one of the
 board widgets), or when its last line calls a function that draws one.  A board in the HTML is an
-SVG output holding the board's route groups (``data-route``, as :mod:`ttr_lab.board_drawing` draws
+SVG output holding the board's route groups (``data-route``, as :mod:`ttr_lab.board.drawing` draws
 them).  Before the fix the lessons' boards were plotly JSON alone ("not able to be represented") and
 widgets saved as ``<PlayWidget usa: ...>``: notebook 01 showed none of its four boards.
 """

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
+from ttr_lab.analysis.network import ticket_paths
 from ttr_lab.analysis.odds import (
     QuickModel,
     quick_inputs,
@@ -22,7 +23,6 @@ from ttr_lab.analysis.odds import (
     turns_left,
     wilson,
 )
-from ttr_lab.analysis.position import ticket_paths
 from ttr_lab.bots import make_bot
 
 from .helpers import arrange, new_usa

@@ -1,4 +1,4 @@
-"""Records that carry their chance outcomes (ttr_lab.outcomes, core.chance, replay).
+"""Records that carry their chance outcomes (ttr_lab.records.chance, core.chance, replay).
 
 The notation (``blind =red``, ``faceup 3 =loco/red,...``, ``tickets =3,17,25``,
 a tunnel's reveal), the engine's recorded and forced outcomes, and the
@@ -18,11 +18,18 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab.bots import make_bot
-from ttr_lab.core.chance import Chance
+from ttr_lab.engine.moves import DrawBlind, DrawFaceUp, parse_move
+from ttr_lab.engine.rules.chance import Chance
 from ttr_lab.errors import InvalidMoveError, RecordError
-from ttr_lab.moves import DrawBlind, DrawFaceUp, parse_move
-from ttr_lab.outcomes import MAX_OUTCOME_TEXT, HiddenMove, Outcome, parse_outcome, parse_recorded, split_outcome
 from ttr_lab.records import Record
+from ttr_lab.records.chance import (
+    MAX_OUTCOME_TEXT,
+    ChanceOutcome,
+    HiddenMove,
+    parse_outcome,
+    parse_recorded,
+    split_outcome,
+)
 
 from .test_bad_input import SPEC_IDS, SPECS
 
@@ -76,7 +83,7 @@ def test_moves_stay_the_moves_a_game_plays():
     assert parse_move("blind =red") == DrawBlind() == parse_move("blind")
     assert parse_move("faceup 3 =loco/red,blue,green,white,black") == DrawFaceUp(3)
     assert split_outcome("claim 45 red:3 =red,loco,blue") == ("claim 45 red:3", "=red,loco,blue")
-    assert parse_recorded("tickets =3,17,25")[1] == Outcome(((3, 17, 25),))
+    assert parse_recorded("tickets =3,17,25")[1] == ChanceOutcome(((3, 17, 25),))
     assert parse_recorded("keep ? ?") == (HiddenMove("keep", 2), None)
     assert parse_recorded("pieces ?") == (HiddenMove("pieces"), None)
     assert str(HiddenMove("keep", 3)) == "keep ? ? ?"

@@ -1,4 +1,4 @@
-"""Packaging: the wheel carries the maps, and ``ttr_lab.data`` stays light.
+"""Packaging: the wheel carries the maps, and ``ttr_lab.maps`` stays light.
 
 The slow tests build a wheel from a copy of the project, install it into a
 fresh virtual environment (no ``--system-site-packages``, not editable) and
@@ -126,23 +126,23 @@ def installed(wheel, tmp_path_factory) -> Path:
 def test_wheel_contains_the_maps(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for m in MAPS:
-        assert f"ttr_lab/maps/{m}.json" in names
-    assert "ttr_lab/maps/__init__.py" in names
-    assert "ttr_lab/data.py" in names and "ttr_lab/errors.py" in names
-    # the top-level maps/ folder is packaged as ttr_lab.maps, not as a package named "maps"
+        assert f"ttr_lab/maps/files/{m}.json" in names
+    assert "ttr_lab/maps/files/__init__.py" in names and "ttr_lab/maps/__init__.py" in names
+    assert "ttr_lab/maps/loading.py" in names and "ttr_lab/errors.py" in names
+    # the top-level maps/ folder is packaged as ttr_lab.maps.files, not as a package named "maps"
     assert not any(n.startswith("maps/") for n in names)
     assert not any(n.startswith("tests/") for n in names)
 
 
 def tree_files(src: Path) -> set[str]:
     """The files the wheel must hold, by their path in it: every module of every package under
-    ``ttr_lab/``, its package data, and the maps and docs mapped into ``ttr_lab.maps`` and ``ttr_lab.docs``."""
+    ``ttr_lab/``, its package data, and the maps and docs mapped into ``ttr_lab.maps.files`` and ``ttr_lab.docs``."""
     out = set()
     for path in (src / "ttr_lab").rglob("*"):
         rel = path.relative_to(src)
         if path.is_file() and "__pycache__" not in rel.parts and path.suffix in (".py", ".json", ".typed", ".c", ".h"):
             out.add(rel.as_posix())
-    out |= {f"ttr_lab/maps/{p.name}" for p in (src / "maps").iterdir() if p.suffix in (".py", ".json")}
+    out |= {f"ttr_lab/maps/files/{p.name}" for p in (src / "maps").iterdir() if p.suffix in (".py", ".json")}
     out |= {f"ttr_lab/docs/{p.name}" for p in (src / "docs").glob("*.md")}
     return out
 
@@ -157,7 +157,7 @@ def test_wheel_holds_every_package_of_the_tree(wheel):
     assert all(f"{p}/__init__.py" in want for p in packages), "a folder of modules without __init__.py"
     assert sorted(want - names) == [], "files of the tree missing from the wheel"
     assert f"{NEW_PACKAGE}/rules.py" in names and "ttr_lab/py.typed" in names
-    kernel = "ttr_lab/kernel/_playout."  # the compiled playout kernel, built where a C compiler is found
+    kernel = "ttr_lab/bots/kernel/_playout."  # the compiled playout kernel, built where a C compiler is found
     assert {n for n in names if n.startswith("ttr_lab/") and not n.endswith(".md") and not n.startswith(kernel)} <= want
 
 
@@ -166,7 +166,7 @@ def test_wheel_holds_every_package_of_the_tree(wheel):
 IMPORT_ALL = """
 import importlib, pkgutil, sys
 import ttr_lab
-from ttr_lab.extras import MissingExtraError
+from ttr_lab.io.extras import MissingExtraError
 EXTRAS = {"plotly", "ipywidgets", "anywidget", "traitlets", "IPython", "pandas", "tqdm", "dask", "distributed",
           "voila", "jupyterlab", "nbformat"}
 ok, extra, broken = [], [], []
@@ -205,15 +205,15 @@ def test_installed_wheel_imports_every_module(installed, tmp_path):
         "ttr_lab.analysis.advisor",
         "ttr_lab.cli",
     } <= set(ok)
-    assert all(m.split(".")[1] in ("widgets", "simulate") or m.startswith("ttr_lab.render") for m in extra), extra
+    assert all(m.split(".")[1] in ("widgets", "simulate") or m.startswith("ttr_lab.board") for m in extra), extra
 
 
 @pytest.mark.slow
 def test_installed_wheel_loads_every_map_outside_the_project(installed, tmp_path):
     python = installed
     code = (
-        "import ttr_lab, ttr_lab.data as d\n"
-        "from ttr_lab.data import load_map, available_maps\n"
+        "import ttr_lab, ttr_lab.maps as d\n"
+        "from ttr_lab.maps import load_map, available_maps\n"
         "maps = [load_map(m) for m in available_maps()]\n"
         "print(ttr_lab.__file__)\n"
         "print(','.join(available_maps()))\n"
@@ -245,7 +245,7 @@ def test_installed_wheel_pulls_networkx(installed, tmp_path):
 @pytest.mark.slow
 def test_installed_data_module_is_light(installed, tmp_path):
     python = installed
-    code = "import sys, ttr_lab.data; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (HEAVY,)
+    code = "import sys, ttr_lab.maps; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (HEAVY,)
     proc = run([python, "-c", code], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
@@ -255,8 +255,8 @@ def test_importing_data_does_not_import_notebook_libraries(tmp_path):
     """In the development venv, where plotly and ipywidgets *are* installed."""
     code = (
         "import sys\n"
-        "import ttr_lab.data\n"
-        "from ttr_lab.data import load_map, available_maps\n"
+        "import ttr_lab.maps\n"
+        "from ttr_lab.maps import load_map, available_maps\n"
         "[load_map(m) for m in available_maps()]\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))\n" % (HEAVY,)
     )
@@ -265,4 +265,4 @@ def test_importing_data_does_not_import_notebook_libraries(tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]", f"ttr_lab.data pulled in notebook libraries: {proc.stdout}"
+    assert proc.stdout.strip() == "[]", f"ttr_lab.maps pulled in notebook libraries: {proc.stdout}"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import ttr_lab
 from ttr_lab.analysis.paths import UnknownCityError, distance_table, shortest_ticket_path, ticket_graph
 from ttr_lab.analysis.trees import minimum_spanning_routes, steiner_tree
-from ttr_lab.graph import board_graph
+from ttr_lab.maps import board_graph
 
 
 def random_multigraph(seed: int, n: int, m: int) -> nx.MultiGraph:
@@ -133,7 +133,7 @@ def test_ticket_graph_keeps_the_cheapest_parallel_route_and_distance_table():
 
 
 def test_position_analysis_blocks_routes_of_others_and_closed_doubles():
-    from ttr_lab.analysis.position import next_claims, route_access, ticket_network, ticket_paths
+    from ttr_lab.analysis.network import next_claims, route_access, ticket_network, ticket_paths
 
     from .helpers import arrange, new_usa
 

@@ -1,4 +1,4 @@
-"""The playout policy (ttr_lab.playout): legal, deterministic, view-only,
+"""The playout policy (ttr_lab.bots.playout): legal, deterministic, view-only,
 no hoarding, every edition.  Speed and strength are measured in
 benchmarks/bench_analysis.py, not here."""
 
@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis.determinize import sample_states
+from ttr_lab.analysis.hidden import sample_states
 from ttr_lab.bots import BOTS, make_bot, play_game
-from ttr_lab.playout import PlayoutBot, run_playout
-from ttr_lab.state import GameState
+from ttr_lab.bots.playout import PlayoutBot, run_playout
+from ttr_lab.engine.state import GameState
 
 from .helpers import arrange, new_usa, random_game
 from .test_bad_input import SPEC_IDS, SPECS, hidden_variants

@@ -34,8 +34,8 @@ import pytest
 import ttr_lab
 from ttr_lab import ClaimRoute, GameState, Phase, RecordError, TtrError
 from ttr_lab.bots import make_bot, play_game
+from ttr_lab.engine.scoring import network
 from ttr_lab.records import Record
-from ttr_lab.scoring import network
 
 from .helpers import past_setup, snapshot
 
@@ -256,8 +256,8 @@ def test_bots_play_the_variant_to_the_end(cv, name):
 def test_bots_plan_around_a_blocked_route(cv):
     """The greedy and playout bots ask the edition's rule (route_open_to), not a copy of the double-route rule."""
     from ttr_lab.bots import GreedyBot
-    from ttr_lab.playout import PlayoutBot
-    from ttr_lab.playout_tables import _tables
+    from ttr_lab.bots.playout import PlayoutBot
+    from ttr_lab.bots.playout.tables import _tables
 
     g = started(seed=5)
     rid = next(r.id for r in g.map.routes if r.double_of is None and r.length > 1)  # no twin to take its place
@@ -344,11 +344,11 @@ def test_score_takes_the_variant_fields(cv):
     )
     assert ("objective city Seattle missed", -cv.OBJECTIVE_PENALTY) in out.players[0].adjustments
     assert ("objective city Oklahoma City reached", cv.OBJECTIVE_POINTS) in out.players[1].adjustments
-    assert ttr_lab.table_score.end_position(
+    assert ttr_lab.tabletop.end_position(
         "classroom", players=["Ada", "Bob"], objective=OBJECTIVES, blocked={"Bob": 5}
     ).blocked_routes() == {5: 1}
     # a score sheet carries the variant's facts and reads back the same
-    from ttr_lab.table_score import sheet_from_dict, sheet_to_dict
+    from ttr_lab.tabletop import sheet_from_dict, sheet_to_dict
 
     sheet = sheet_to_dict("classroom", players=["Ada", "Bob"], routes={"Ada": [1, 2]}, objective=OBJECTIVES)
     assert sheet["objective"] == ["Seattle", "Oklahoma City"] and sheet["blocked"] == [None, None]
@@ -392,7 +392,7 @@ def test_seat_view_takes_the_variant_facts(cv):
     v = ttr_lab.seat_view("classroom", **SEAT_FACTS, objective="Miami", blocked={"Ann": 5})
     assert v.to_dict()["my_objective"] == "Miami" and v.blocked_routes() == {5: 1}
     # the other seat's city is a filling: another city, and the view does not show it
-    from ttr_lab.editor import filled_state
+    from ttr_lab.tabletop import filled_state
 
     g = filled_state("classroom", **SEAT_FACTS, objective="Miami")
     assert g.objective(0) == "Miami" and g.objective(1) not in ("Miami", "")
@@ -405,19 +405,19 @@ def test_seat_view_takes_the_variant_facts(cv):
 
 
 def test_board_draws_the_closed_route(cv):
-    from ttr_lab.svg import board_svg
+    from ttr_lab.board import board_svg
 
     g = blocked_game()
     label = cv.closed_label(57, "Kansas City-Oklahoma City", g.player_names[0])
     assert label in board_svg(g)
     pytest.importorskip("plotly")
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     assert label in board_figure(g).to_json()
 
 
 def test_a_view_board_marks_its_own_objective(cv):
-    from ttr_lab.svg import board_svg
+    from ttr_lab.board import board_svg
 
     g = blocked_game()
     assert cv.objective_label(g.objective(1), g.player_names[1]) in board_svg(g.view(1))
@@ -426,7 +426,7 @@ def test_a_view_board_marks_its_own_objective(cv):
 def test_a_view_and_its_board_never_show_another_seats_objective(cv):
     """Literal (seat 0's city and its mark appear nowhere in seat 1's view or board) and
     indistinguishable (a game where seat 0 aims elsewhere looks the same to seat 1)."""
-    from ttr_lab.svg import board_svg
+    from ttr_lab.board import board_svg
 
     g = blocked_game()
     mine, theirs = g.objective(1), g.objective(0)
@@ -443,7 +443,7 @@ def test_a_view_and_its_board_never_show_another_seats_objective(cv):
     assert twin.view(1).to_dict() == same.view(1).to_dict() == g.view(1).to_dict()
     assert board_svg(twin.view(1)) == board_svg(same.view(1))
     pytest.importorskip("plotly")
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     assert board_figure(twin.view(1)).to_json() == board_figure(same.view(1)).to_json()
 
@@ -465,7 +465,7 @@ def hot_seat(seed: int = 7):
 
 def click_route(w, rid: int) -> None:
     """What the browser sends for a click on a route (plotly_click on the routes trace)."""
-    from ttr_lab.render import route_trace_index
+    from ttr_lab.board import route_trace_index
 
     k = route_trace_index(w.fig)
     trace = w.fig.data[k]

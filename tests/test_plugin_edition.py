@@ -14,12 +14,12 @@ import pytest
 
 import ttr_lab
 from ttr_lab.bots import make_bot, play_game
-from ttr_lab.core import Api, Edition, Field, register_edition
-from ttr_lab.core.registry import unregister_edition
 from ttr_lab.editions.usa import USA
-from ttr_lab.moves import Move, unregister_move
+from ttr_lab.engine.moves import Move, unregister_move
+from ttr_lab.engine.rules import Api, Edition, Field, register_edition
+from ttr_lab.engine.rules.registry import unregister_edition
+from ttr_lab.engine.scoring import network
 from ttr_lab.records import Record
-from ttr_lab.scoring import network
 
 from .helpers import snapshot
 

@@ -1,5 +1,5 @@
 """Position analysis: the Steiner forest everywhere (ticket_network,
-next_claims) and the card-aware cost (ttr_lab.analysis.cards)."""
+next_claims) and the card-aware cost (ttr_lab.analysis.card_plans)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab.analysis import steiner_forest, steiner_tree
-from ttr_lab.analysis.cards import network_cards, plan_cards, ticket_cards
-from ttr_lab.analysis.position import next_claims, route_access, ticket_network, ticket_paths
+from ttr_lab.analysis.card_plans import network_cards, plan_cards, ticket_cards
+from ttr_lab.analysis.network import next_claims, route_access, ticket_network, ticket_paths
 from ttr_lab.editions import find_edition
-from ttr_lab.graph import board_graph
+from ttr_lab.maps import board_graph
 
 from .helpers import arrange, new_usa, random_game
 
@@ -204,7 +204,7 @@ def test_arranged_hand_gives_the_cards_and_turns_of_each_ticket():
 
 def brute_missing(hand: dict[str, int], routes) -> int:
     """USA optimum by brute force: every colour for every gray route."""
-    colours = list(ttr_lab.cards.USA_COLORS)
+    colours = list(ttr_lab.engine.cards.USA_COLORS)
     wild = hand.get("loco", 0)
     total = sum(r.length for r in routes)
     grays = [r for r in routes if r.color == "gray"]
@@ -222,7 +222,9 @@ def brute_missing(hand: dict[str, int], routes) -> int:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    hand=st.dictionaries(st.sampled_from(list(ttr_lab.cards.USA_COLORS) + ["loco"]), st.integers(0, 5), max_size=5),
+    hand=st.dictionaries(
+        st.sampled_from(list(ttr_lab.engine.cards.USA_COLORS) + ["loco"]), st.integers(0, 5), max_size=5
+    ),
     picks=st.lists(st.integers(0, 99), min_size=1, max_size=5, unique=True),
 )
 def test_usa_allocation_is_optimal_against_brute_force(hand, picks):

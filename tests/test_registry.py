@@ -1,4 +1,4 @@
-"""One registry mechanism (issue 21 A4 and B): :class:`ttr_lab.registries.Registry` serves the
+"""One registry mechanism (issue 21 A4 and B): :class:`ttr_lab.io.registries.Registry` serves the
 editions, the bots and the widget controls: names and aliases, lazy ``"module:attribute"``
 entries imported on first use, installed packages' entry points, clear errors.
 
@@ -19,9 +19,9 @@ import pytest
 
 import ttr_lab
 from ttr_lab.bots import BOTS, make_bot
-from ttr_lab.core.registry import BUILT_IN, EDITIONS, edition_names, find_edition, unregister_edition
+from ttr_lab.engine.rules.registry import BUILT_IN, EDITIONS, edition_names, find_edition, unregister_edition
 from ttr_lab.errors import NotFoundError, TtrError, WrongTypeError
-from ttr_lab.registries import MAX_NAME, Registry
+from ttr_lab.io.registries import MAX_NAME, Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANT = Path(__file__).resolve().with_name("classroom_variant")
@@ -311,7 +311,7 @@ def test_bots_are_imported_when_first_made():
     code = """
 import sys
 from ttr_lab.bots import BOTS, make_bot
-mods = lambda: sorted(m for m in sys.modules if m.startswith(("ttr_lab.agents", "ttr_lab.playout", "ttr_lab.analysis")))
+mods = lambda: sorted(m for m in sys.modules if m.startswith(("ttr_lab.bots.fdg", "ttr_lab.bots.playout", "ttr_lab.analysis")))
 make_bot("random"), make_bot("bot", 1)
 print(mods(), "advisor" in BOTS, "advisor" in BOTS.loaded)
 make_bot("playout", 2)
@@ -319,7 +319,7 @@ print(mods())
 """
     first, second = run(code).strip().split("\n")
     assert first == "[] True False"
-    assert "'ttr_lab.playout'" in second and "ttr_lab.analysis" not in second
+    assert "'ttr_lab.bots.playout'" in second and "ttr_lab.analysis" not in second
 
 
 def test_a_plug_in_bot_is_found_by_its_entry_point(tmp_path, monkeypatch):
@@ -357,7 +357,7 @@ def test_move_verbs_share_the_registry():
     editions, moves, bots and controls); a class defined again replaces its old self."""
     from dataclasses import dataclass
 
-    from ttr_lab.moves_base import VERBS, Move, move_classes, parse_move, unregister_move
+    from ttr_lab.engine.move_base import VERBS, Move, move_classes, parse_move, unregister_move
 
     assert isinstance(VERBS, Registry) and set(move_classes()) == set(VERBS.loaded)
     for _ in range(2):  # defined twice, as a notebook cell run again does

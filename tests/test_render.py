@@ -1,4 +1,4 @@
-"""Tests for ttr_lab.render (and the board geometry and labels it draws with): plain Python, no browser."""
+"""Tests for ttr_lab.board (and the board geometry and labels it draws with): plain Python, no browser."""
 
 from __future__ import annotations
 
@@ -12,14 +12,7 @@ import plotly.graph_objects as go
 import pytest
 
 from ttr_lab import ClaimRoute, DrawBlind, find_edition, new_game
-from ttr_lab.board_frame import board_frame, frame
-from ttr_lab.board_geometry import geometry
-from ttr_lab.board_labels import BADGE_R, DOT_R, text_width
-from ttr_lab.board_scene import HIGHLIGHT, SEAT_MARKS
-from ttr_lab.data import available_maps, load_map
-from ttr_lab.editions.europe import BuildStation
-from ttr_lab.errors import NotFoundError, WrongTypeError
-from ttr_lab.render import (
+from ttr_lab.board import (
     PLAYER_COLORS,
     ROUTE_COLORS,
     board_figure,
@@ -29,6 +22,13 @@ from ttr_lab.render import (
     route_trace_index,
     update_board,
 )
+from ttr_lab.board.frame import board_frame, frame
+from ttr_lab.board.geometry import geometry
+from ttr_lab.board.labels import BADGE_R, DOT_R, text_width
+from ttr_lab.board.scene import HIGHLIGHT, SEAT_MARKS
+from ttr_lab.editions.europe import BuildStation
+from ttr_lab.errors import NotFoundError, WrongTypeError
+from ttr_lab.maps import available_maps, load_map
 
 MAPS = available_maps()
 
@@ -776,7 +776,7 @@ def test_update_board_on_plain_figure_matches_a_fresh_one(usa):
 
 def test_render_does_not_import_widgets():
     code = (
-        "import sys, ttr_lab.render\n"
+        "import sys, ttr_lab.board\n"
         "bad = [m for m in ('ipywidgets', 'IPython', 'anywidget') if m in sys.modules]\n"
         "print(bad)\n"
     )
@@ -787,7 +787,7 @@ def test_render_does_not_import_widgets():
 @pytest.mark.parametrize("edition", ["usa", "europe", "rails_and_sails", "great_lakes"])
 def test_an_edition_and_a_small_board_draw(edition):
     from ttr_lab import new_game
-    from ttr_lab.core import find_edition
+    from ttr_lab.engine.rules import find_edition
 
     ed = find_edition(edition)
     fig = board_figure(ed)

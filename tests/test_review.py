@@ -12,8 +12,8 @@ pd = pytest.importorskip("pandas")
 import ttr_lab  # noqa: E402
 from ttr_lab.analysis.game_review import CONFIRM_MIN, THRESHOLDS, classify, review, review_figure  # noqa: E402
 from ttr_lab.bots import make_bot, play_game  # noqa: E402
+from ttr_lab.engine.state import GameState  # noqa: E402
 from ttr_lab.records import Record  # noqa: E402
-from ttr_lab.state import GameState  # noqa: E402
 
 from .helpers import arrange, new_usa  # noqa: E402
 from .test_advisor import short_first  # noqa: E402
@@ -140,7 +140,7 @@ def injected_keep(seed: int) -> tuple[GameState, int]:
     with 8-14 pieces left, draws tickets and keeps all three (the policy keeps
     the fewest and cheapest); the game then goes on with the policy.  Returns
     the finished game and the ply of the bad keep."""
-    from ttr_lab.playout import PlayoutBot
+    from ttr_lab.bots.playout import PlayoutBot
 
     g = new_usa(players=2, seed=seed)
     bots = [PlayoutBot(p) for p in range(2)]

@@ -29,9 +29,9 @@ from ttr_lab import (
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.editions import Europe, find_edition
 from ttr_lab.editions.europe import station_borrowing
+from ttr_lab.engine.scoring import longest_path, network, route_points, score_two_city
+from ttr_lab.engine.state import GameState
 from ttr_lab.records import Record, dumps
-from ttr_lab.scoring import longest_path, network, route_points, score_two_city
-from ttr_lab.state import GameState
 
 from . import helpers
 from .helpers import arrange, past_setup, snapshot, tunnel_position

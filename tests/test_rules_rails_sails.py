@@ -32,8 +32,8 @@ from ttr_lab import (
     Phase,
     StopDrawing,
 )
+from ttr_lab.engine.scoring import route_points, ticket_status
 from ttr_lab.records import Record, dumps
-from ttr_lab.scoring import route_points, ticket_status
 
 from .helpers import arrange, new_usa, past_setup, random_game, snapshot
 
@@ -817,7 +817,7 @@ def test_edition_names_and_options():
     ed = ttr_lab.find_edition("world")
     assert ed.pile_names == ("trains", "ships") and ed.train_range == (10, 25)
     names = [ct.name for ct in ed.card_types]
-    assert len(names) == 25 and all(ttr_lab.move_cards._CARD_TOKEN.match(f"{n}:1") for n in names)
+    assert len(names) == 25 and all(ttr_lab.engine.move_cards._CARD_TOKEN.match(f"{n}:1") for n in names)
     totals = {}
     for pile in ed.deck_composition:
         for c, k in pile:

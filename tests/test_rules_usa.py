@@ -9,7 +9,7 @@ import pytest
 
 import ttr_lab
 from ttr_lab import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, IllegalMoveError, KeepTickets, Phase
-from ttr_lab.scoring import longest_path
+from ttr_lab.engine.scoring import longest_path
 
 from .helpers import arrange, new_usa, past_setup, write_map
 

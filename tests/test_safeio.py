@@ -1,4 +1,4 @@
-"""ttr_lab.safeio: reading the files a user names, bounded and strict.
+"""ttr_lab.io.safeio: reading the files a user names, bounded and strict.
 
 Every failure must be a :class:`~ttr_lab.errors.TtrError` (here built by the
 factory the caller passes) naming the file and the problem: never a hang, a
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from ttr_lab import safeio
 from ttr_lab.errors import MapDataError, RecordError, TtrError
-from ttr_lab.safeio import (
+from ttr_lab.io import safeio
+from ttr_lab.io.safeio import (
     MAP_LIMIT,
     MAX_DEPTH,
     MAX_NUMBER_DIGITS,
@@ -211,7 +211,7 @@ def test_dev_stdin_when_it_is_a_pipe(tmp_path):
     import subprocess
 
     code = (
-        "from ttr_lab.safeio import read_text, MAP_LIMIT\n"
+        "from ttr_lab.io.safeio import read_text, MAP_LIMIT\n"
         "from ttr_lab.errors import MapDataError\n"
         "try:\n"
         "    read_text('/dev/stdin', limit=MAP_LIMIT, error=MapDataError)\n"

@@ -1,4 +1,4 @@
-"""ttr_lab.safeio's property tests (hypothesis, the [test] extra): any text
+"""ttr_lab.io.safeio's property tests (hypothesis, the [test] extra): any text
 or bytes is read or refused with the library's error, and valid JSON
 round-trips.  tests/conftest.py leaves this module out when hypothesis is
 not installed."""
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttr_lab.errors import MapDataError
-from ttr_lab.safeio import decode_text, loads_json
+from ttr_lab.io.safeio import decode_text, loads_json
 
 
 def loads(text: str):

@@ -1,4 +1,4 @@
-"""ttr_lab.safewrite (re-exported by ttr_lab.safeio): a file the user had is never destroyed.
+"""ttr_lab.io.safewrite (re-exported by ttr_lab.io.safeio): a file the user had is never destroyed.
 
 The target is replaced only by a complete, synced file, or not at all; every
 failure is the caller's TtrError and leaves the target byte-identical and no
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from ttr_lab import safewrite
 from ttr_lab.errors import MapDataError, RecordError
-from ttr_lab.safeio import atomic_open, atomic_write
+from ttr_lab.io import safewrite
+from ttr_lab.io.safeio import atomic_open, atomic_write
 
 OLD = b"ply,move\n1,keep 1 2\n"
 
@@ -40,7 +40,7 @@ def untouched(path: Path, content: bytes = OLD) -> None:
 
 
 def test_reexported_by_safeio():
-    from ttr_lab import safeio
+    from ttr_lab.io import safeio
 
     assert safeio.atomic_write is atomic_write and safeio.atomic_open is atomic_open
     assert {"atomic_write", "atomic_open"} <= set(safeio.__all__)
@@ -219,7 +219,7 @@ def test_bad_paths(bad):
 # moment, the file holds one complete version and no temporary file is left.
 CHILD = r"""
 import sys
-from ttr_lab.safeio import atomic_write
+from ttr_lab.io.safeio import atomic_write
 path = sys.argv[1]
 print("ready", flush=True)
 for i in range(10**6):
@@ -253,7 +253,7 @@ from pathlib import Path
 import ttr_lab
 from ttr_lab.errors import TtrError
 from ttr_lab.records import Record, save_position
-from ttr_lab.table_score import save_sheet
+from ttr_lab.tabletop import save_sheet
 
 folder = Path(sys.argv[1])
 game = ttr_lab.new_game("usa", players=2, seed=1)

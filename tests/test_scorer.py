@@ -1,4 +1,4 @@
-"""The table-game scorer (ttr_lab.table_score): score(edition, players=..., routes=..., tickets=...).
+"""The table-game scorer (ttr_lab.tabletop): score(edition, players=..., routes=..., tickets=...).
 
 The main property: for a finished game of any edition and player count, the
 scorer given only what is on the table at the end (who owns which routes,
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab.errors import NotFoundError, RecordError, TtrError
-from ttr_lab.table_score import end_position, load_sheet, loads_sheet, save_sheet, score, sheet_to_dict
+from ttr_lab.tabletop import end_position, load_sheet, loads_sheet, save_sheet, score, sheet_to_dict
 
 from .test_bad_input import SPEC_IDS, SPECS
 from .test_outcomes import bot_game, players_for

@@ -11,7 +11,7 @@ import pytest
 import ttr_lab
 from ttr_lab.analysis import advise, ismcts
 from ttr_lab.bots import make_bot, play_game
-from ttr_lab.state import GameState
+from ttr_lab.engine.state import GameState
 
 from .helpers import bot_game, new_usa
 from .test_bad_input import hidden_variants

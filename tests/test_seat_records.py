@@ -1,4 +1,4 @@
-"""Seat records (ttr_lab.binding, ttr_lab.replay): a record kept from one seat
+"""Seat records (ttr_lab.records.seat_binding, ttr_lab.records.replay): a record kept from one seat
 leaves what that seat could not see unknown, and still replays, to that
 seat's view.
 
@@ -46,7 +46,7 @@ def test_a_seat_record_replays_to_the_seats_view(name, opts, data):
 
 @pytest.mark.parametrize("name", ["usa", "europe", "rails_and_sails"])
 def test_the_seats_history_and_the_determinization(name):
-    from ttr_lab.analysis.determinize import sample_states
+    from ttr_lab.analysis.hidden import sample_states
 
     g = bot_game(name, {}, 3, 4, bot="greedy")
     for seat in range(3):

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import ttr_lab
-from ttr_lab.state import GameState
+from ttr_lab.engine.state import GameState
 
 from .helpers import write_map
 

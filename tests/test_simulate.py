@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import ttr_lab
-from ttr_lab.data import load_map
+from ttr_lab.maps import load_map
 from ttr_lab.simulate import GAME_COLUMNS, iter_games, run_detailed, run_games
 from ttr_lab.simulate.analytics import city_stats, consistency, route_stats, structure_summary, ticket_stats
 from ttr_lab.simulate.runner import default_batch_size
@@ -216,7 +216,7 @@ def test_a_run_is_checked_when_called_and_streamed():
     took ~300 MB for 10**6 games, and ``games=10**20`` grew past 900 MB)."""
     import tracemalloc
 
-    from ttr_lab.checks import MAX_GAMES
+    from ttr_lab.engine.checks import MAX_GAMES
 
     from .test_analysis_arguments import refused
 

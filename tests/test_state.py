@@ -260,7 +260,7 @@ def test_a_hand_made_claim_naming_a_card_twice_is_refused():
 
 def test_lookups_and_helpers_answer_with_the_librarys_errors():
     """A wrong id, city or seat is a TtrError that says what is wrong, never a bare KeyError."""
-    from ttr_lab.scoring import ticket_status
+    from ttr_lab.engine.scoring import ticket_status
 
     g = ttr_lab.new_game("usa", players=2, seed=1)
     assert g.describe("blind") == g.describe(ttr_lab.DrawBlind())  # notation, as play() takes it
@@ -280,7 +280,9 @@ def test_lookups_and_helpers_answer_with_the_librarys_errors():
     while g.phase.name == "SETUP_TICKETS":
         g.play(g.legal_moves[0])
     assert g.view(0).ticket_status() == ticket_status(g, 0) and len(ticket_status(g, 0)) >= 2
-    assert "Claiming a route" in ttr_lab.rules.explain("A4")  # reachable from the package, as the README writes it
+    assert "Claiming a route" in ttr_lab.engine.reference.explain(
+        "A4"
+    )  # reachable from the package, as the README writes it
 
 
 def test_find_route_tries_every_split_of_hyphenated_city_names():

@@ -16,11 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ttr_lab
-from ttr_lab.analysis import SteinerForest, steiner, steiner_forest, steiner_partitions, steiner_search, steiner_tree
+from ttr_lab.analysis import SteinerForest, steiner_forest, steiner_tree
 from ttr_lab.analysis.paths import ticket_graph
+from ttr_lab.analysis.steiner import forest as steiner
+from ttr_lab.analysis.steiner import partitions as steiner_partitions
+from ttr_lab.analysis.steiner import search as steiner_search
 from ttr_lab.analysis.trees import _dreyfus_wagner
 from ttr_lab.errors import TtrError
-from ttr_lab.graph import board_graph
+from ttr_lab.maps import board_graph
 
 MAPS = ["usa", "europe", "rails_and_sails_world", "rails_and_sails_great_lakes"]
 

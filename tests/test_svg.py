@@ -1,4 +1,4 @@
-"""Tests for ttr_lab.svg: the static board (standard library only), its display bundle, and, in a
+"""Tests for ttr_lab.board: the static board (standard library only), its display bundle, and, in a
 real Chromium when there is one, that both drawings put their labels where the placement says."""
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 import ttr_lab
-from ttr_lab.board_frame import board_frame
-from ttr_lab.board_geometry import geometry
-from ttr_lab.board_scene import HIGHLIGHT, Scene
+from ttr_lab.board import board_svg, mimebundle
+from ttr_lab.board.frame import board_frame
+from ttr_lab.board.geometry import geometry
+from ttr_lab.board.scene import HIGHLIGHT, Scene
 from ttr_lab.bots import make_bot
-from ttr_lab.core import find_edition
-from ttr_lab.data import available_maps, load_map, map_from_dict
+from ttr_lab.engine.rules import find_edition
 from ttr_lab.errors import NotFoundError, WrongTypeError
-from ttr_lab.svg import board_svg, mimebundle
+from ttr_lab.maps import available_maps, load_map, map_from_dict
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 MAPS = available_maps()
@@ -89,7 +89,7 @@ def test_the_same_size_and_labels_as_the_figure(map_id):
         assert float(t.get("x")) == pytest.approx(x, abs=0.06) and float(t.get("y")) == pytest.approx(y, abs=0.06)
         assert float(t.get("font-size")) == lab.size and t.get("text-anchor") == "middle"
     if HAS_PLOTLY:
-        from ttr_lab.render import board_figure
+        from ttr_lab.board import board_figure
 
         fig = board_figure(m)
         assert (fig.layout.width, fig.layout.height) == (900, math.ceil(total))
@@ -162,7 +162,7 @@ def test_works_without_plotly():
         "import sys\n"
         "sys.modules['plotly'] = None\n"  # import plotly now raises ImportError
         "import ttr_lab\n"
-        "from ttr_lab.svg import board_svg, mimebundle\n"
+        "from ttr_lab.board import board_svg, mimebundle\n"
         "g = ttr_lab.new_game('usa', players=2, seed=1)\n"
         "print(board_svg(g).startswith('<svg'), sorted(mimebundle(g)))\n"
         "print([m for m in sys.modules if m.startswith(('plotly', 'ipywidgets', 'IPython'))])\n"
@@ -262,7 +262,7 @@ def test_plotly_labels_and_a_click_along_a_route_in_chromium(page, tmp_path):
     """The figure in Chromium: labels where placed, and a click a quarter of the way along
     Los Angeles - El Paso picks that route (not El Paso - Phoenix)."""
     pytest.importorskip("plotly")
-    from ttr_lab.render import board_figure, route_trace_index
+    from ttr_lab.board import board_figure, route_trace_index
 
     usa = load_map("usa")
     fig = board_figure(usa)
@@ -320,13 +320,13 @@ def _route_groups(svg: str) -> dict[int, int]:
 @needs_plotly
 def test_a_state_displays_as_plotly_and_as_svg(europe_game):
     """The hook (GameState._repr_mimebundle_) gives the interactive figure and the static board."""
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     g = europe_game
     bundle = g._repr_mimebundle_()
     assert sorted(bundle) == ["application/vnd.plotly.v1+json", "image/svg+xml", "text/plain"]
     svg = bundle["image/svg+xml"]
-    assert svg == board_svg(g)  # the same static board as ttr_lab.svg draws
+    assert svg == board_svg(g)  # the same static board as ttr_lab.board draws
     spaces = _route_groups(svg)
     assert spaces == {r.id: len(geometry(g.map).spaces[r.id]) for r in g.map.routes}  # every route, every space
     scene = Scene(g)
@@ -344,7 +344,7 @@ def test_a_state_displays_as_plotly_and_as_svg(europe_game):
 
 @needs_plotly
 def test_the_svg_follows_the_figure_not_later_changes():
-    from ttr_lab.render import BoardFigure, board_figure
+    from ttr_lab.board import BoardFigure, board_figure
 
     g = played("usa", 30)
     fig = board_figure(g)
@@ -381,7 +381,7 @@ def test_a_saved_notebook_shows_the_board_without_a_kernel(tmp_path):
             "g"
         ),
     ]
-    nb.cells.append(nbformat.v4.new_code_cell("from ttr_lab.render import board_figure\nboard_figure(g)"))
+    nb.cells.append(nbformat.v4.new_code_cell("from ttr_lab.board import board_figure\nboard_figure(g)"))
     nbclient.NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     ).execute()
@@ -405,7 +405,7 @@ def test_a_saved_notebook_shows_the_board_without_a_kernel(tmp_path):
 def test_plotly_labels_in_chromium(page, map_id, tmp_path):
     """The crowded maps in the figure: every label where the placement put it, inside the plot, none overlapping."""
     pytest.importorskip("plotly")
-    from ttr_lab.render import board_figure
+    from ttr_lab.board import board_figure
 
     m = load_map(map_id)
     fig = board_figure(m)

@@ -31,9 +31,9 @@ import pytest
 import ttr_lab
 from ttr_lab.analysis.odds import quick_inputs, ticket_odds
 from ttr_lab.bots import make_bot
-from ttr_lab.playout import play_out
-from ttr_lab.position import position_to_dict
-from ttr_lab.state import GameState
+from ttr_lab.bots.playout import play_out
+from ttr_lab.engine.position import position_to_dict
+from ttr_lab.engine.state import GameState
 
 #: held-out game seeds, the uncertain tickets wanted, continuations per reference
 SEEDS = range(770_000, 771_000)

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 import ttr_lab
 from ttr_lab.errors import InvalidMoveError, RecordError, TtrError
-from ttr_lab.numerals import is_numeral, read_number
-from ttr_lab.outcomes import parse_outcome, parse_recorded
+from ttr_lab.io.numerals import is_numeral, read_number
 from ttr_lab.records import Record, position_from_dict, position_to_dict
+from ttr_lab.records.chance import parse_outcome, parse_recorded
 
 #: digits of other scripts: superscripts, circled, subscripts, Arabic-Indic, Devanagari, full width, math bold
 OTHER_DIGITS = "²³¹①⑳₃₀٣۴३３𝟑߁"

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import ttr_lab
-from ttr_lab.board_scene import Scene
+from ttr_lab.board import board_svg
+from ttr_lab.board.scene import Scene
 from ttr_lab.bots import make_bot
-from ttr_lab.svg import board_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 needs_plotly = pytest.mark.skipif(importlib.util.find_spec("plotly") is None, reason="plotly is not installed")

@@ -20,9 +20,9 @@ pytest.importorskip("anywidget")
 from plotly.callbacks import Points
 
 import ttr_lab
+from ttr_lab.board import city_trace_index
+from ttr_lab.engine.reference import explain, rule_title
 from ttr_lab.errors import TtrError
-from ttr_lab.render import city_trace_index
-from ttr_lab.rules import explain, rule_title
 from ttr_lab.widgets import CONTROLS, PlayWidget
 from ttr_lab.widgets.controls import Control, make_controls
 
@@ -220,7 +220,7 @@ def cv():
 @pytest.fixture
 def bare(cv):
     """The classroom variant without its widget control: ``block N`` has no control of its own."""
-    from ttr_lab.core.registry import register_edition, unregister_edition
+    from ttr_lab.engine.rules.registry import register_edition, unregister_edition
 
     class Bare(cv.Classroom):
         name = "classroom_bare"
@@ -258,7 +258,7 @@ def test_a_move_with_more_options_than_fit_gets_a_dropdown(bare):
 
 
 def test_the_app_offers_the_editions_the_widget_can_play(bare, rocket):
-    from ttr_lab.core.registry import register_edition, unregister_edition
+    from ttr_lab.engine.rules.registry import register_edition, unregister_edition
     from ttr_lab.widgets.app import PlayApp
     from ttr_lab.widgets.controls import playable_editions, register_control
 

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from ttr_lab.errors import RecordError, TtrError
-from ttr_lab.files import DEFAULT_NAME, ENV_VAR, MAX_NAME_LENGTH, Folder, NameTakenError, check_name
+from ttr_lab.io.files import DEFAULT_NAME, ENV_VAR, MAX_NAME_LENGTH, Folder, NameTakenError, check_name
 from ttr_lab.widgets.app import PlayApp
 from ttr_lab.widgets.scorer import ScorerWidget, scorer
 

@@ -33,9 +33,9 @@ pytest.importorskip("anywidget")
 import ipywidgets.widgets.widget as ipw
 
 import ttr_lab
-from ttr_lab.state import Phase
+from ttr_lab.engine.state import Phase
 from ttr_lab.widgets import PlayWidget
-from ttr_lab.widgets.cards import card_label
+from ttr_lab.widgets.card_chips import card_label
 
 from .helpers import arrange, past_setup
 from .test_widgets import find

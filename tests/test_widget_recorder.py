@@ -16,8 +16,8 @@ pytest.importorskip("plotly")
 
 import ttr_lab
 from ttr_lab.bots import make_bot
-from ttr_lab.outcomes import split_outcome
 from ttr_lab.records import Record
+from ttr_lab.records.chance import split_outcome
 from ttr_lab.widgets.recorder import recorder
 
 from .test_outcomes import bot_game

@@ -14,7 +14,7 @@ pytest.importorskip("plotly")
 
 from plotly.callbacks import Points
 
-from ttr_lab.render import city_trace_index, route_trace_index
+from ttr_lab.board import city_trace_index, route_trace_index
 from ttr_lab.widgets.scorer import ScorerWidget, scorer
 
 from .test_outcomes import bot_game

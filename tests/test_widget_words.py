@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 import ttr_lab
-from ttr_lab import board_scene
+from ttr_lab.board import scene as board_scene
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.widgets import PlayWidget
 from ttr_lab.widgets.messages import claim_refusal, colour_name, highlight_words
@@ -121,7 +121,7 @@ def test_tickets_read_missed_or_connected_only_when_the_game_is_over():
     g = play_game("usa", [make_bot("random", 1), make_bot("greedy", 2)], seed=4)
     assert g.is_over
     w = PlayWidget(g)
-    results = ttr_lab.scoring.ticket_status(g, w._viewer())
+    results = ttr_lab.engine.scoring.ticket_status(g, w._viewer())
     text = _ticket_words(w)
     done = sum(r.completed for r in results)
     assert 0 < done < len(results), "the test wants a connected and a missed ticket"

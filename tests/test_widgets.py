@@ -22,13 +22,13 @@ pytest.importorskip("anywidget")
 from plotly.callbacks import Points
 
 import ttr_lab
-from ttr_lab.moves import ClaimRoute, DrawFaceUp, KeepTickets
+from ttr_lab.board import PLAYER_COLORS, route_trace_index
+from ttr_lab.engine.moves import ClaimRoute, DrawFaceUp, KeepTickets
+from ttr_lab.engine.state import Phase
 from ttr_lab.records import Record
-from ttr_lab.render import PLAYER_COLORS, route_trace_index
-from ttr_lab.state import Phase
 from ttr_lab.widgets import HistoryWidget, MoveInspector, PlayWidget
 from ttr_lab.widgets.history import PLOTLY_MIME
-from ttr_lab.widgets.play_tickets import ticket_offer
+from ttr_lab.widgets.playing.tickets import ticket_offer
 
 SEED = 7
 
@@ -447,7 +447,7 @@ def test_inspector_stands_alone():
 
 
 def test_ticket_paths_toggle_draws_the_cheapest_paths(w):
-    from ttr_lab.analysis.position import route_access, ticket_paths
+    from ttr_lab.analysis.network import route_access, ticket_paths
 
     g = w.game
     w.click_route(next(r for r, n in claim_options(g).items() if n == 1))
@@ -469,7 +469,7 @@ def test_ticket_paths_toggle_draws_the_cheapest_paths(w):
 
 
 def test_unreachable_ticket_is_reported(w, monkeypatch):  # the widget asks analysis.position
-    import ttr_lab.analysis.position as position
+    import ttr_lab.analysis.network as position
 
     monkeypatch.setattr(position, "ticket_paths", lambda g, p: [(t, None) for t in g.tickets(p)])
     find(w, "ttr-paths").value = True
@@ -541,7 +541,7 @@ def test_ticket_paths_show_cards_and_the_cheapest_network_for_all_tickets():
     """Issue: the shortest way to finish each ticket with the cards it needs,
     and the exact Steiner network beside networkx's approximation."""
     import ttr_lab
-    from ttr_lab.analysis.position import cards_needed, ticket_network, ticket_paths
+    from ttr_lab.analysis.network import cards_needed, ticket_network, ticket_paths
 
     w = ttr_lab.play("usa", players=["You", "bot"], seed=3)
     while w.game.phase.name == "SETUP_TICKETS" and w.game.current_player == 0:
@@ -643,7 +643,7 @@ def test_tutorial_explains_each_rule_once_when_it_first_applies_and_the_final_sc
 def test_app_new_game_follows_the_menu_and_closes_the_old_game():
     from ttr_lab.bots import BOTS
     from ttr_lab.widgets.app import PlayApp, deal_seed
-    from ttr_lab.widgets.play_bots import LEVELS
+    from ttr_lab.widgets.playing.bots import LEVELS
     from ttr_lab.widgets.tutorial import TutorialWidget
 
     key = "the app's key, for this test"
@@ -667,7 +667,7 @@ def test_app_new_game_follows_the_menu_and_closes_the_old_game():
 def test_the_levels_are_random_greedy_and_the_advisor():
     from ttr_lab.analysis.advisor import AdvisorBot
     from ttr_lab.bots import GreedyBot, RandomBot
-    from ttr_lab.widgets.play_bots import HARD_BUDGET, HARD_SECONDS, bot_name, level_of, make_opponent
+    from ttr_lab.widgets.playing.bots import HARD_BUDGET, HARD_SECONDS, bot_name, level_of, make_opponent
 
     assert [bot_name(level) for level in ("easy", "medium", "hard")] == ["random", "greedy", "advisor"]
     assert [level_of(b) for b in ("random", "greedy", "advisor", "playout")] == ["easy", "medium", "hard", None]
@@ -683,7 +683,7 @@ def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
     chooses from that seat's view, deterministically for the seat's seed (its
     time budget, HARD_SECONDS, is far more than the kernel needs for HARD_BUDGET)."""
     from ttr_lab.analysis.advisor import AdvisorBot
-    from ttr_lab.widgets.play_bots import HARD_BUDGET
+    from ttr_lab.widgets.playing.bots import HARD_BUDGET
 
     widget = ttr_lab.play("usa", players=["You", "hard"], seed=SEED)
     find(widget, "ttr-keep").click()  # the bot keeps its tickets, then You play
@@ -710,7 +710,7 @@ def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
 
 def test_the_hard_level_falls_back_to_the_playout_bot_without_an_advisor(monkeypatch):
     from ttr_lab.bots import BOTS
-    from ttr_lab.widgets import play_bots
+    from ttr_lab.widgets.playing import bots as play_bots
 
     monkeypatch.delitem(BOTS, "advisor")
     assert play_bots.bot_name("hard") == "playout" and play_bots.level_of("playout") == "hard"
@@ -785,7 +785,7 @@ def test_a_tall_board_and_a_wide_score_table_still_fit_the_side_panel():
     """Rails & Sails World: the ticket choice's long legend does not make the board taller (it
     scrolls in the legend's room, issue 19): the board is as tall all game, within BOARD_MAX_PX,
     and the score table turns (a row per count)."""
-    from ttr_lab.widgets.play_layout import BOARD_MAX_PX
+    from ttr_lab.widgets.playing.layout import BOARD_MAX_PX
 
     widget = ttr_lab.play("rails_and_sails", players=["You", "bot"], seed=SEED)
     heights = [widget.fig.layout.height]
@@ -812,7 +812,7 @@ def test_the_score_table_turns_when_its_columns_would_overflow_the_side_panel(ed
 
 
 def test_the_play_widget_can_write_route_colours_as_letters():
-    from ttr_lab.render_traces import LETTERS
+    from ttr_lab.board.traces import LETTERS
 
     def letters(w):
         return [t for t in w.fig.data if (t.meta or "") == LETTERS or t.name == LETTERS]

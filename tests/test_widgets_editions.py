@@ -30,8 +30,8 @@ from ttr_lab import (
     PayTunnel,
     StopDrawing,
 )
-from ttr_lab.render import city_trace_index
-from ttr_lab.state import Phase
+from ttr_lab.board import city_trace_index
+from ttr_lab.engine.state import Phase
 from ttr_lab.widgets import PlayWidget
 
 from .helpers import arrange, past_setup

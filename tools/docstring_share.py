@@ -3,9 +3,9 @@
     python tools/docstring_share.py [--list] [ROOT]
 
 Counts every public function, method and class (a name not starting with
-``_``, nested in public classes) of ``ttr_lab/core`` and ``ttr_lab/editions``
+``_``, nested in public classes) of ``ttr_lab/engine/rules`` and ``ttr_lab/editions``
 under ROOT (default: this checkout) and those without a docstring.  The
-hooks themselves (every public member of :class:`ttr_lab.core.Edition`'s
+hooks themselves (every public member of :class:`ttr_lab.engine.rules.Edition`'s
 core classes) are kept at a docstring with an example by
 ``tests/test_edition_api.py``.
 """

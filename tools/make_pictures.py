@@ -1,7 +1,7 @@
 """Redraw the README's board pictures: ``python tools/make_pictures.py``.
 
 Plays seeded games with the greedy bots, draws each board with ttr_lab's own
-plotly figure (:func:`ttr_lab.render.board_figure`, at its natural size:
+plotly figure (:func:`ttr_lab.board.board_figure`, at its natural size:
 900 pixels wide) and screenshots it in Debian's headless Chromium through
 Playwright (no kaleido, never ``playwright install``):
 
@@ -9,7 +9,7 @@ Playwright (no kaleido, never ``playwright install``):
 * ``docs/board-europe.png``: Europe after 160 moves;
 * ``docs/board-world.png``: Rails & Sails World after 160 moves.
 
-``--svg`` also writes each board's static SVG (:func:`ttr_lab.svg.board_svg`)
+``--svg`` also writes each board's static SVG (:func:`ttr_lab.board.board_svg`)
 beside its picture, for comparison.
 """
 
@@ -25,10 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ttr_lab  # noqa: E402
+from ttr_lab.board import board_figure, board_svg  # noqa: E402
 from ttr_lab.bots import make_bot  # noqa: E402
-from ttr_lab.render import board_figure  # noqa: E402
-from ttr_lab.safeio import atomic_write  # noqa: E402
-from ttr_lab.svg import board_svg  # noqa: E402
+from ttr_lab.io.safeio import atomic_write  # noqa: E402
 
 DOCS = ROOT / "docs"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

@@ -29,7 +29,7 @@ Each copy must run when it is the only file handed out (copied alone into an
 empty folder): its code may not read a file beside it.  A lesson that does
 (a quoted path such as ``"data/..."`` or ``"../..."`` in a code cell) is
 refused with the cell named; a lesson reads its saved game from the package
-instead (``ttr_lab.samples.load("sample-game")``).
+instead (``ttr_lab.records.samples.load("sample-game")``).
 
 The output depends only on the teacher copies: running the script twice
 writes the same bytes (the tests regenerate the copies and compare).  The
@@ -51,7 +51,7 @@ from pathlib import Path
 
 import nbformat
 
-from ttr_lab.safeio import atomic_write
+from ttr_lab.io.safeio import atomic_write
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -124,7 +124,7 @@ def _clean(cell: nbformat.NotebookNode, name: str = "") -> nbformat.NotebookNode
         raise LocalFileError(
             f"{name or 'a lesson'}, cell {cell.get('id', '?')}: {line.strip()[:80]!r} reads a file beside the "
             "notebook, so its student copy would fail when handed out alone; read shipped data instead "
-            '(ttr_lab.samples.load("sample-game"))'
+            '(ttr_lab.records.samples.load("sample-game"))'
         )
     if cell.cell_type == "code":
         new = nbformat.v4.new_code_cell(source, metadata=metadata)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from nbconvert.filters.markdown import markdown2html
 
-from ttr_lab.safeio import atomic_write
+from ttr_lab.io.safeio import atomic_write
 
 STYLE = """
 @page { size: A4; margin: 16mm 16mm 18mm 16mm; }

@@ -42,7 +42,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from ttr_lab.safeio import atomic_write
+from ttr_lab.io.safeio import atomic_write
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

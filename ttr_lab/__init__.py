@@ -11,17 +11,14 @@ Not affiliated with or endorsed by the game's publisher; it ships facts
 """
 
 # isort: off
-from . import cli_guard as cli_guard  # first: as the command line, Ctrl-C while importing is one line
+from .io import cli_guard as cli_guard  # first: as the command line, Ctrl-C while importing is one line
 # isort: on
 
 import importlib
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from .core import Edition, edition_names, find_edition
-from .data import City, Map, Route, Ticket, available_maps, load_map
-from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
-from .moves import (
+from .engine.moves import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
@@ -32,19 +29,18 @@ from .moves import (
     StopDrawing,
     parse_move,
 )
-from .phases import Phase
-from .state import GameState, LegalMoves, new_game
+from .engine.phases import Phase
+from .engine.rules import Edition, edition_names, find_edition
+from .engine.state import GameState, LegalMoves, new_game
+from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
+from .maps.loading import City, Map, Route, Ticket, available_maps, load_map
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import agents as agents
     from . import analysis as analysis
     from . import bots as bots
-    from . import playout as playout
-    from . import rules as rules
     from .editions.europe import BuildStation, DeclineTunnel, PayTunnel
     from .editions.rails_sails import BuildHarbor, ChoosePieces, ExchangePieces
-    from .editor import seat_view
-    from .table_score import score
+    from .tabletop import score, seat_view
 
 __version__ = "0.2.0"
 
@@ -100,8 +96,8 @@ _LAZY = {
     "BuildHarbor": "ttr_lab.editions.rails_sails",
     "ExchangePieces": "ttr_lab.editions.rails_sails",
     "ChoosePieces": "ttr_lab.editions.rails_sails",
-    "score": "ttr_lab.table_score",
-    "seat_view": "ttr_lab.editor",
+    "score": "ttr_lab.tabletop",
+    "seat_view": "ttr_lab.tabletop",
 }
 
 
@@ -147,7 +143,7 @@ def scorer(edition: str = "usa", players: Any = ("Player 1", "Player 2"), **kwar
     Click each player's routes (and stations, harbors), pick their tickets,
     read the breakdown (:func:`score` gives the same from a script).  Needs
     the ``lab`` extra.  (The library side, :func:`score` and the sheets, is the module
-    ``ttr_lab.table_score``.)
+    ``ttr_lab.tabletop``.)
     """
     from .widgets.scorer import scorer as _scorer  # optional: imported only when asked for
 

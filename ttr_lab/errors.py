@@ -41,7 +41,7 @@ class IllegalMoveError(TtrError):
     ----------
     move : the move (or its text)
     rule : the section of the rules reference (docs/rules.md,
-        :func:`ttr_lab.rules.explain`) that forbids it, e.g. ``"A2"``
+        :func:`ttr_lab.engine.reference.explain`) that forbids it, e.g. ``"A2"``
     reason : a sentence saying why
     """
 

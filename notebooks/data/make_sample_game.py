@@ -1,8 +1,8 @@
 """Regenerate ``sample-game.json``, the saved game analysed in notebooks 03, 04 and 06.
 
 Three greedy bots (Ada, Bob and Cy) play a seeded game of Ticket to Ride USA;
-the record is saved in the package, ``ttr_lab/samples/sample-game.json``
-(package data: the lessons read it with ``ttr_lab.samples.load("sample-game")``,
+the record is saved in the package, ``ttr_lab/records/samples/sample-game.json``
+(package data: the lessons read it with ``ttr_lab.records.samples.load("sample-game")``,
 so a notebook handed out alone still finds it).  The game, and so the file, is
 the same byte for byte on every run::
 

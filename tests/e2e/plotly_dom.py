@@ -1,7 +1,7 @@
 """Find a board's traces and points in the browser by name, never by their place in the DOM.
 
-A board (:func:`ttr_lab.render.board_figure`, in every widget) gives each
-trace a ``uid`` made from its ``meta`` key by :func:`ttr_lab.render.trace_uid`
+A board (:func:`ttr_lab.board.board_figure`, in every widget) gives each
+trace a ``uid`` made from its ``meta`` key by :func:`ttr_lab.board.trace_uid`
 (``"routes"``, ``"cities"``, ``"seat-0"``, ``"path-2"``, ``"highlight"``...),
 and plotly draws a scatter trace as ``<g class="trace scatter trace<uid>">``.
 So a trace is found by its class, whatever traces come before it and
@@ -45,7 +45,7 @@ __all__ = [
 
 
 def trace_uid(key: str) -> str:
-    """The uid a board gives trace ``key`` (as :func:`ttr_lab.render.trace_uid`): the ``meta`` key
+    """The uid a board gives trace ``key`` (as :func:`ttr_lab.board.trace_uid`): the ``meta`` key
     with every character but letters, digits, ``_`` and ``-`` made a ``-`` (``"seat:1"`` -> ``"seat-1"``)."""
     return re.sub(r"[^A-Za-z0-9_-]", "-", str(key))
 

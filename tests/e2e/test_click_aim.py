@@ -31,9 +31,9 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
 import ttr_lab  # noqa: E402
-from ttr_lab.data import load_map  # noqa: E402
-from ttr_lab.moves import KeepTickets  # noqa: E402
-from ttr_lab.render import board_figure, route_trace_index  # noqa: E402
+from ttr_lab.board import board_figure, route_trace_index  # noqa: E402
+from ttr_lab.engine.moves import KeepTickets  # noqa: E402
+from ttr_lab.maps import load_map  # noqa: E402
 
 from .plotly_dom import hover, hover_label, point_position, settle, trace_data  # noqa: E402
 from .test_play_browser import LAPTOP, write_notebook  # noqa: E402

@@ -262,7 +262,7 @@ def play_first_turns(page: Any) -> None:
     the map; each read back from the page (status, hand, the route's pieces in the player's colour)."""
     want = expected_game()
     fig = want["figure"]
-    from ttr_lab.render import route_trace_index
+    from ttr_lab.board import route_trace_index
 
     ids = list(fig.data[route_trace_index(fig)].customdata)
     i = line_point(ids, want["route"])

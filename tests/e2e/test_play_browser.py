@@ -40,9 +40,9 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
 import ttr_lab  # noqa: E402
-from ttr_lab.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
-from ttr_lab.render import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
-from ttr_lab.rules import rule_title  # noqa: E402
+from ttr_lab.board import PLAYER_COLORS, city_trace_index, route_trace_index  # noqa: E402
+from ttr_lab.engine.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
+from ttr_lab.engine.reference import rule_title  # noqa: E402
 
 from .plotly_dom import trace_locator  # noqa: E402
 

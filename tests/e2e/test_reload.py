@@ -33,8 +33,8 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
 import ttr_lab  # noqa: E402
-from ttr_lab.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
-from ttr_lab.render import route_trace_index  # noqa: E402
+from ttr_lab.board import route_trace_index  # noqa: E402
+from ttr_lab.engine.moves import ClaimRoute, DrawBlind, KeepTickets  # noqa: E402
 from ttr_lab.widgets.tutorial import tutorial  # noqa: E402
 
 from .conftest import ROOT, app_seed, make_app  # noqa: E402
@@ -102,7 +102,7 @@ def single_payment_claims(g: Any, among: Any = None) -> list[int]:
 
 def clear_point(fig: Any, rid: int) -> tuple[int, float]:
     """The point a quarter of the way along route ``rid`` and its distance to any other route's or a city's point."""
-    from ttr_lab.render import city_trace_index
+    from ttr_lab.board import city_trace_index
 
     routes, cities = fig.data[route_trace_index(fig)], fig.data[city_trace_index(fig)]
     ids = list(routes.customdata)

@@ -31,8 +31,8 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
 import ttr_lab  # noqa: E402
-from ttr_lab.render import board_figure, route_trace_index  # noqa: E402
-from ttr_lab.table_score import load_sheet  # noqa: E402
+from ttr_lab.board import board_figure, route_trace_index  # noqa: E402
+from ttr_lab.tabletop import load_sheet  # noqa: E402
 
 from . import plotly_dom  # noqa: E402
 

@@ -1,16 +1,17 @@
 """Graph analysis for lessons and game analysis.
 
-Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
+Free functions on networkx graphs (``paths``, ``steiner/``, ``trees``,
 ``trails``), and analyses of a game position read through its public API
 (a state, or one player's view):
 
 =================  ==============================================================
-``position``       ticket paths, the cheapest network (Steiner forest; the tree
+``network``        ticket paths, the cheapest network (Steiner forest; the tree
                    for contrast), the next claims
-``cards``          the cards and turns a ticket or a network still needs, given the hand
-``determinize``    complete states consistent with what one seat knows
-``odds``           each ticket's chance of completion: simulated, and a closed form
-``advisor``        win chances and ranked, explained moves from one seat's view
+``card_plans``     the cards and turns a ticket or a network still needs, given the hand
+``hidden/``        complete states consistent with what one seat knows (``determinize``),
+                   and what it knows of the others' tickets
+``odds/``          each ticket's chance of completion: simulated, and a closed form
+``advisor/``       win chances and ranked, explained moves from one seat's view
 ``ismcts_search``  the same answer by information-set MCTS (``ismcts``; an
                    experiment: weaker than the advisor, see its module doc)
 ``game_review``    every player's win chance after every ply; flagged moves (``review``)
@@ -21,17 +22,25 @@ Free functions on networkx graphs (``paths``, ``steiner``, ``trees``,
 5
 """
 
-from ..kernel import kernel_info
-from .advisor import Advice, AdvisorBot, MoveAdvice, advise, candidate_moves
-from .cards import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
-from .determinize import Knowledge, iter_states, sample_states
+from ..bots.kernel import kernel_info
+from .advisor.ranking import Advice, AdvisorBot, MoveAdvice, advise, candidate_moves
+from .card_plans import CardPlan, RouteCards, network_cards, plan_cards, ticket_cards
 from .game_review import THRESHOLDS, review, review_figure
+from .hidden.determinize import Knowledge, iter_states, sample_states
+from .hidden.ticket_knowledge import ticket_weight
 from .ismcts_search import ISMCTSBot, ismcts
-from .odds import QuickModel, QuickOdds, TicketOdds, quick_odds, quick_probability, simulate_quick_model, ticket_odds
+from .network import NextClaim, cards_needed, next_claims, route_access, ticket_network, ticket_paths
+from .odds.tickets import (
+    QuickModel,
+    QuickOdds,
+    TicketOdds,
+    quick_odds,
+    quick_probability,
+    simulate_quick_model,
+    ticket_odds,
+)
 from .paths import TicketPath, distance_table, shortest_ticket_path, ticket_graph
-from .position import NextClaim, cards_needed, next_claims, route_access, ticket_network, ticket_paths
-from .steiner import SteinerForest, UnknownCityError, steiner_forest
-from .ticket_knowledge import ticket_weight
+from .steiner.forest import SteinerForest, UnknownCityError, steiner_forest
 from .trails import cut_routes, euler_trail_exists, longest_trail, longest_trail_edges, odd_degree_cities
 from .trees import SteinerTree, minimum_spanning_routes, steiner_tree
 

@@ -1,6 +1,6 @@
 """The allocation of one hand to some routes (:class:`_Allocator`), which
-:func:`ttr_lab.analysis.cards.plan_cards` reports.  The model is described
-in :mod:`ttr_lab.analysis.cards`.
+:func:`ttr_lab.analysis.card_plans.plan_cards` reports.  The model is described
+in :mod:`ttr_lab.analysis.card_plans`.
 
 In order: cards of a route's own colour go to the coloured routes; the
 colour of each gray route is chosen by an exhaustive search memoised over
@@ -9,7 +9,7 @@ paired routes take the leftover pairs, then single cards completed by a
 wild; wilds cover a ferry's locomotive spaces, then the routes closest to
 being claimable.
 
->>> from ttr_lab.core import find_edition
+>>> from ttr_lab.engine.rules import find_edition
 >>> usa = find_edition("usa")
 >>> rows = _Allocator(usa, {"red": 2, "blue": 1, "loco": 1}, [usa.map.route(1), usa.map.route(2)]).plan()
 >>> [(row["r"].id, row["color"], row["cards"] - row["cov"]) for row in rows]
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import TtrError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core import Edition
+    from ..engine.rules import Edition
 
 
 def _route_kind(r: Any) -> str:

@@ -72,17 +72,17 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..checks import MAX_SEED, check_count, check_seconds, check_seed, take_at_most
+from ..bots.playout import PlayoutBot
+from ..engine.checks import MAX_SEED, check_count, check_seconds, check_seed, take_at_most
+from ..engine.moves import Move, parse_move, show_value
 from ..errors import TtrError
-from ..extras import missing_extra
-from ..moves import Move, parse_move, show_value
-from ..outcomes import seen_text
-from ..playout import PlayoutBot
-from .advice_types import MARGIN, in_notebook, paired
-from .advisor import evaluate_moves
+from ..io.extras import missing_extra
+from ..records.chance import seen_text
+from .advisor.ranking import evaluate_moves
+from .advisor.values import MARGIN, in_notebook, paired
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import GameState
+    from ..engine.state import GameState
 
 __all__ = ["CONFIRM", "CONFIRM_MIN", "THRESHOLDS", "classify", "review", "review_figure"]
 

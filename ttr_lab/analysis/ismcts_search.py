@@ -2,7 +2,7 @@
 
 :func:`ismcts` answers the same question as
 :func:`~ttr_lab.analysis.advisor.advise` ("how likely is each player to win,
-and what should I do?") and returns the same :class:`~.advice_types.Advice`, by a
+and what should I do?") and returns the same :class:`~.advisor.values.Advice`, by a
 tree search over what the viewing seat (the *observer*) knows, after Cowling,
 Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
 4(2), 2012), algorithm SO-ISMCTS.
@@ -10,7 +10,7 @@ Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
 Each iteration
 --------------
 1. **Determinize**: one complete state consistent with the view, from the
-   advisor's sampler (:func:`~ttr_lab.analysis.determinize.iter_states`,
+   advisor's sampler (:func:`~ttr_lab.analysis.hidden.iter_states`,
    the other seats' tickets weighted by their claims); nothing hidden from
    the seat is read.
 2. **Select** from the root down among the children *available* here (their
@@ -20,15 +20,15 @@ Each iteration
    ``v/n + c*sqrt(ln(avail)/n)``.
 3. **Expand** one new child where there is room -- the first candidate not
    yet in the tree, the candidates pruned as the advisor's
-   (:func:`~.advisor_candidates.candidate_moves`, at most ``candidates``,
+   (:func:`~.advisor.candidates.candidate_moves`, at most ``candidates``,
    the policy's move first; at the root the seat's own, below it those of
    the mover's view of the determinized state).  The root tries every
    candidate; below it *progressive widening* allows ``1 + isqrt(visits //
    2)`` children (one more when none is legal here), so at small budgets the
    other seats mostly play the policy's move.  Then **play out** to the end
-   with the playout policy (:func:`~ttr_lab.playout.play_out`).
+   with the playout policy (:func:`~ttr_lab.bots.playout.play_out`).
 4. **Back up** every seat's value along the path: its win share (ties
-   split) plus ``margin`` (the advisor's :data:`~.advice_types.MARGIN`) per point
+   split) plus ``margin`` (the advisor's :data:`~.advisor.values.MARGIN`) per point
    of lead over the best other seat; every node keeps every seat's totals,
    so each mover maximises its own.
 
@@ -36,7 +36,7 @@ Node keys: what the observer sees
 ---------------------------------
 A node is the sequence of moves from the root *as the observer sees them*.
 The observer's own moves are keyed by the move itself.  Another seat's move
-is keyed by the move when its :meth:`~ttr_lab.moves.Move.announce` (what the
+is keyed by the move when its :meth:`~ttr_lab.engine.moves.Move.announce` (what the
 table learns) says as much as its ``describe`` -- claims, face-up and blind
 draws (a blind draw is the same move whatever card it brings) -- and by its
 announcement otherwise: a ticket keep is "keep 2 tickets", whichever two, and
@@ -92,7 +92,8 @@ import time
 from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..checks import (
+from ..bots.playout import PlayoutBot, play_out
+from ..engine.checks import (
     MAX_BOT_SEED,
     MAX_CANDIDATES,
     MAX_SEED,
@@ -102,18 +103,17 @@ from ..checks import (
     check_number,
     check_seed,
 )
+from ..engine.moves import Move
+from ..engine.view import PlayerView
 from ..errors import TtrError
-from ..moves import Move
-from ..playout import PlayoutBot, play_out
-from ..view import PlayerView
-from .advice_types import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice
-from .advisor_candidates import candidate_moves
-from .advisor_explain import Explainer
-from .determinize import iter_states
-from .odds import wilson
+from .advisor.candidates import candidate_moves
+from .advisor.explain import Explainer
+from .advisor.values import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice
+from .hidden.determinize import iter_states
+from .odds.tickets import wilson
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..state import GameState
+    from ..engine.state import GameState
 
 __all__ = ["ISMCTSBot", "ismcts", "observed"]
 
@@ -308,26 +308,26 @@ def ismcts(
         One seat's view; nothing else is read.
     playouts : int, optional
         A budget in iterations, one playout each (deterministic for a seed),
-        1 to :data:`~ttr_lab.checks.MAX_PLAYOUTS`.
+        1 to :data:`~ttr_lab.engine.checks.MAX_PLAYOUTS`.
     seconds : float
         Wall-clock budget (when ``playouts`` is None), above 0 and at most
-        :data:`~ttr_lab.checks.MAX_SECONDS` (a day).
+        :data:`~ttr_lab.engine.checks.MAX_SECONDS` (a day).
     seed : int
         Same seed, same view and same ``playouts``: same answer (0 to ``2**128 - 1``).
     candidates : int
         At most so many candidate moves at every node (1 to
-        :data:`~ttr_lab.checks.MAX_CANDIDATES`).
+        :data:`~ttr_lab.engine.checks.MAX_CANDIDATES`).
     c : float
         The UCB1 exploration constant (0 to :data:`MAX_C`).
     margin : float
         What the search maximises: a seat's win share plus so much per point
         of its lead over the best other seat (the advisor's
-        :data:`~.advice_types.MARGIN`; 0 for win shares alone).  The reported
+        :data:`~.advisor.values.MARGIN`; 0 for win shares alone).  The reported
         chances are win shares either way.
     caution : bool
         Keep the playout policy's move on top unless the most visited one
-        has a higher mean value by :data:`~.advice_types.Z_DEVIATE` standard
-        errors and by :data:`~.advice_types.DELTA_DEVIATE` (the advisor's rule,
+        has a higher mean value by :data:`~.advisor.values.Z_DEVIATE` standard
+        errors and by :data:`~.advisor.values.DELTA_DEVIATE` (the advisor's rule,
         here unpaired); off by default: the plain ISMCTS answer.
     explain : bool
         Write each move's explanation (the advisor's).

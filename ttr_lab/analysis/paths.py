@@ -118,7 +118,7 @@ def shortest_ticket_path(
     """The cheapest way to join ``a`` and ``b``, or None if they cannot be
     joined; a city not on the board raises :class:`UnknownCityError`.
 
-    ``G`` is a board graph (:func:`ttr_lab.graph.board_graph`) or an
+    ``G`` is a board graph (:func:`ttr_lab.maps.board_graph`) or an
     already-built :func:`ticket_graph`.
     """
     unknown = [c for c in (a, b) if c not in G]

@@ -4,7 +4,7 @@ The *longest continuous route* bonus of Ticket to Ride asks for a longest
 **trail** in a player's network: a walk that uses each route at most once but
 may pass through a city many times.  :func:`longest_trail` finds one
 exactly in a networkx graph, with the fast core :func:`longest_trail_edges`
-(from :mod:`ttr_lab.scoring.trail`, where its method is explained).
+(from :mod:`ttr_lab.engine.scoring.trail`, where its method is explained).
 :func:`cut_routes`, :func:`odd_degree_cities` and :func:`euler_trail_exists`
 support the graph-theory lessons.
 
@@ -23,7 +23,7 @@ from typing import Any
 
 import networkx as nx
 
-from ..scoring.trail import longest_trail_edges
+from ..engine.scoring.trail import longest_trail_edges
 
 __all__ = [
     "longest_trail_edges",

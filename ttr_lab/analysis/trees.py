@@ -35,7 +35,7 @@ import networkx as nx
 
 from ..errors import TtrError
 from .paths import ticket_graph
-from .steiner import UnknownCityError, exact_steiner_edges
+from .steiner.forest import UnknownCityError, exact_steiner_edges
 
 __all__ = ["SteinerTree", "steiner_tree", "minimum_spanning_routes"]
 
@@ -65,7 +65,7 @@ def steiner_tree(
 
     Parameters
     ----------
-    G : a board graph (:func:`ttr_lab.graph.board_graph`), multi or simple
+    G : a board graph (:func:`ttr_lab.maps.board_graph`), multi or simple
     terminals : the cities to join (duplicates are ignored)
     owned, blocked : route ids the player owns (cost 0) or may not use
     method : ``"exact"`` (an optimum, any number of cities: see

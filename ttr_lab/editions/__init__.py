@@ -1,8 +1,8 @@
 """Editions: one package per game system, found by name.
 
-Each package subclasses :class:`~ttr_lab.core.Edition` and mixes in its own
+Each package subclasses :class:`~ttr_lab.engine.rules.Edition` and mixes in its own
 rules (one module per rule).  Importing a package registers nothing: the
-registry (:data:`~ttr_lab.core.registry.EDITIONS`) names the built-in
+registry (:data:`~ttr_lab.engine.rules.registry.EDITIONS`) names the built-in
 editions as lazy entries (``"usa"`` is ``ttr_lab.editions.usa:USA``), so an
 edition's package is imported the first time the edition is asked for.  A
 new edition is a new package, here or installed apart (see
@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ..core import EDITIONS, Edition, edition_names, find_edition, register_edition
+from ..engine.rules import EDITIONS, Edition, edition_names, find_edition, register_edition
 
 if TYPE_CHECKING:  # pragma: no cover
     from .europe import Europe

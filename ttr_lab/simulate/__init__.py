@@ -21,7 +21,7 @@ Examples
 ['long_route', 'route_focus']
 """
 
-from ..extras import require
+from ..io.extras import require
 
 require("sim", "ttr_lab.simulate", "pandas")  # a clear error naming the extra, not "No module named 'pandas'"
 

@@ -1,7 +1,7 @@
 """What simulated games say about a map: routes, cities, tickets, structure.
 
 Every function takes the :class:`~ttr_lab.simulate.runner.Results` of a run
-(:func:`~ttr_lab.simulate.run_detailed`) and the :class:`~ttr_lab.data.Map`
+(:func:`~ttr_lab.simulate.run_detailed`) and the :class:`~ttr_lab.maps.Map`
 the games were played on, and returns a small pandas table:
 
 * :func:`route_stats` — how often each route is claimed, and how early (mean ply);
@@ -16,7 +16,7 @@ the games were played on, and returns a small pandas table:
 
 Examples
 --------
->>> from ttr_lab.data import load_map
+>>> from ttr_lab.maps import load_map
 >>> from ttr_lab.simulate import run_detailed
 >>> res = run_detailed("usa", ["route_focus", "one_step"], games=2, seed=1, progress=False)
 >>> routes = route_stats(res, load_map("usa"))
@@ -39,9 +39,9 @@ import networkx as nx
 import pandas as pd
 
 from ..analysis import cut_routes
-from ..checks import check_count, check_seed
-from ..data import Map
-from ..graph import board_graph
+from ..engine.checks import check_count, check_seed
+from ..maps.graphs import board_graph
+from ..maps.loading import Map
 from .runner import Results
 from .stats import MAX_REPS, check_level, spearman, wilson
 

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import TtrError
-from ..extras import missing_extra
+from ..io.extras import missing_extra
 
 __all__ = ["open_executor", "run_tasks", "WORKER_LOST", "IN_FLIGHT"]
 

@@ -21,12 +21,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import MAX_PLIES, make_bot
-from ..checks import check_count, check_instance
+from ..bots.simple import MAX_PLIES, make_bot
+from ..engine.checks import check_count, check_instance
+from ..engine.moves import ClaimRoute
+from ..engine.scoring import longest_path
+from ..engine.state import new_game
 from ..errors import TtrError
-from ..moves import ClaimRoute
-from ..scoring import longest_path
-from ..state import new_game
 
 __all__ = ["GameSpec", "game_seed", "bot_seed", "play_one", "play_batch", "GAME_COLUMNS"]
 
@@ -92,7 +92,7 @@ def play_one(spec: GameSpec) -> dict[str, list[dict[str, Any]]]:
 
     Returns ``{"games": per-seat rows, "claims": one row per claimed route,
     "tickets": one row per kept ticket}``.  ``spec.max_plies`` is 1 to
-    :data:`~ttr_lab.bots.MAX_PLIES`.
+    :data:`~ttr_lab.bots.simple.MAX_PLIES`.
     """
     check_instance(spec, GameSpec, "spec", "a GameSpec")
     check_count(spec.max_plies, "max_plies", high=MAX_PLIES)

@@ -1,13 +1,13 @@
-"""Map analytics drawn on the board: route and city heatmaps on :func:`ttr_lab.render.board_figure`.
+"""Map analytics drawn on the board: route and city heatmaps on :func:`ttr_lab.board.board_figure`.
 
-The board is drawn by the public :func:`~ttr_lab.render.board_figure`; the
+The board is drawn by the public :func:`~ttr_lab.board.board_figure`; the
 heat is one extra trace on top, placed from the board's own ``routes`` trace
 (one point per car space, ``customdata`` = route id) and ``cities`` trace
 (``customdata`` = city name), so it sits exactly where the board draws them.
 
 Examples
 --------
->>> from ttr_lab.data import load_map
+>>> from ttr_lab.maps import load_map
 >>> m = load_map("usa")
 >>> fig = route_heatmap(m, {1: 0.9, 2: 0.1}, title="claims")
 >>> fig.data[-1].name
@@ -24,8 +24,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from ..board.plotly import board_figure
 from ..errors import TtrError
-from ..render import board_figure
 
 __all__ = ["route_heatmap", "city_heatmap"]
 
@@ -51,7 +51,7 @@ def route_heatmap(
     Parameters
     ----------
     obj : Map, edition or game
-        What :func:`~ttr_lab.render.board_figure` draws.
+        What :func:`~ttr_lab.board.board_figure` draws.
     values : mapping route id -> number
         Routes left out are drawn as 0.
     label : str
@@ -59,7 +59,7 @@ def route_heatmap(
     hover : mapping route id -> str, optional
         Extra hover text per route.
     **board
-        Passed to :func:`~ttr_lab.render.board_figure` (``title=``, ``width=``...).
+        Passed to :func:`~ttr_lab.board.board_figure` (``title=``, ``width=``...).
     """
     fig = board_figure(obj, last_moves=False, **board)
     routes = _trace(fig, "routes")
@@ -87,7 +87,7 @@ def route_heatmap(
             text=text,
             hoverinfo="text",
             showlegend=False,
-            zorder=4,  # on top: the board draws its layers at zorder 0-3 (ttr_lab.render)
+            zorder=4,  # on top: the board draws its layers at zorder 0-3 (ttr_lab.board)
         )
     )
     return fig

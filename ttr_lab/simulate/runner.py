@@ -7,7 +7,7 @@ what order they finish.  Games go to the executor in batches (one task per
 batch), so that scheduling costs little next to playing.
 
 Every argument is checked before the first game (a :class:`TtrError` names
-it and its range): ``games`` is 1 to :data:`~ttr_lab.checks.MAX_GAMES`,
+it and its range): ``games`` is 1 to :data:`~ttr_lab.engine.checks.MAX_GAMES`,
 ``start`` 0 to :data:`MAX_START`, ``batch_size`` 1 to :data:`MAX_BATCH`,
 ``seed`` 0 to ``2**128 - 1``.  A run is streamed: the games' specs and
 batches are made as the executor takes them, with at most
@@ -33,11 +33,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..bots import BOTS, make_bot, parse_bot_spec
-from ..checks import MAX_GAMES, check_count, check_seed, take_at_most
+from ..bots.simple import BOTS, make_bot, parse_bot_spec
 from ..editions import edition_names, find_edition
+from ..engine.checks import MAX_GAMES, check_count, check_seed, take_at_most
+from ..engine.moves import show_value
 from ..errors import TtrError
-from ..moves import show_value
 from .executors import open_executor, run_tasks
 from .games import GAME_COLUMNS, GameSpec, game_seed, play_batch
 
@@ -294,7 +294,7 @@ def run_games(
         ``"advisor:playouts=8"``), one per seat; or several such line-ups,
         game ``i`` using line-up ``i % len(players)``.
     games : int
-        How many games, 1 to :data:`~ttr_lab.checks.MAX_GAMES` (1,000,000;
+        How many games, 1 to :data:`~ttr_lab.engine.checks.MAX_GAMES` (1,000,000;
         a longer run is played in pieces with ``start``).
     seed : int
         Seeds the run: game ``i`` is seeded ``game_seed(seed, i)`` (0 to ``2**128 - 1``).

@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist, fmean, stdev
 from typing import Any, TypeVar
 
-from ..checks import check_count, check_number, check_seed
+from ..engine.checks import check_count, check_number, check_seed
 from ..errors import TtrError
 
 __all__ = ["wilson", "mean_ci", "ranks", "spearman", "bootstrap", "bradley_terry", "elo_scale"]

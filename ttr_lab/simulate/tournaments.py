@@ -31,9 +31,9 @@ from typing import Any
 
 import pandas as pd
 
-from ..checks import MAX_GAMES, check_count, check_seed, take_at_most
+from ..engine.checks import MAX_GAMES, check_count, check_seed, take_at_most
 from ..errors import TtrError
-from ..safeio import atomic_open
+from ..io.safeio import atomic_open
 from .executors import open_executor
 from .runner import _check_edition, check_agents, check_options, run_games
 from .stats import bradley_terry, elo_scale, mean_ci, wilson
@@ -214,7 +214,7 @@ def tournament(
     games : int
         Games per cell, rounded up to a whole number of rotations
         (:func:`schedule`), so that every agent plays every seat equally;
-        1 to :data:`~ttr_lab.checks.MAX_GAMES`, rotations included.
+        1 to :data:`~ttr_lab.engine.checks.MAX_GAMES`, rotations included.
     seed : int
         Seeds every cell (game ``i`` of a cell gets the same seed in every cell).
     executor, options, batch_size, progress

@@ -12,13 +12,13 @@ controllers: clicks become moves, the rules library decides.
 * :class:`HistoryWidget`: a slider over a recorded game.
 """
 
-from ..extras import require
+from ..io.extras import require
 
 require("lab", "the widgets", "plotly", "ipywidgets", "anywidget")  # an error naming the extra and its command
 
 from .controls import CONTROLS, register_control, unregister_control  # noqa: E402
 from .history import HistoryWidget  # noqa: E402
 from .inspector import MoveInspector  # noqa: E402
-from .play_widget import PlayWidget, play  # noqa: E402
+from .playing.widget import PlayWidget, play  # noqa: E402
 
 __all__ = ["PlayWidget", "play", "HistoryWidget", "MoveInspector", "CONTROLS", "register_control", "unregister_control"]

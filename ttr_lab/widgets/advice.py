@@ -53,7 +53,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..analysis import Advice, MoveAdvice, advise
-from ..analysis.odds import wilson
+from ..analysis.odds.tickets import wilson
 
 __all__ = [
     "AdvicePanel",

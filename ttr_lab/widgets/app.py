@@ -1,7 +1,7 @@
 """The classroom app: the play widget as a web page with no code (``make app``).
 
 :class:`PlayApp` is a small menu over the game: the edition, the opponent's
-strength (easy, medium, hard: :mod:`ttr_lab.widgets.play_bots`), a guided
+strength (easy, medium, hard: :mod:`ttr_lab.widgets.playing.bots`), a guided
 first game (:func:`ttr_lab.widgets.tutorial.tutorial`) or a plain one, a game
 number, and "New game".  ``apps/play.ipynb`` shows it; ``make app`` serves
 that notebook with Voila on 127.0.0.1 with a token, so the page shows the
@@ -18,7 +18,7 @@ process.  It never reaches the page.  The teacher, who holds the key,
 replays game 12 with ``ttr_lab.play(..., seed=deal_seed(key, 12))``.
 
 **Files.**  The scorer tab saves and loads score sheets by file name in one
-folder (:class:`ttr_lab.files.Folder`): the ``folder`` argument, else the
+folder (:class:`ttr_lab.io.files.Folder`): the ``folder`` argument, else the
 environment variable ``TTR_LAB_FILES``, else ``ttr_lab_files`` under the
 working directory.
 
@@ -44,10 +44,10 @@ from typing import Any
 import ipywidgets as W
 
 from ..errors import TtrError, WrongTypeError
-from ..files import Folder
+from ..io.files import Folder
 from .controls import playable_editions
-from .play_bots import level_names
-from .play_widget import PlayWidget
+from .playing.bots import level_names
+from .playing.widget import PlayWidget
 from .tutorial import tutorial
 
 __all__ = ["PlayApp", "app", "deal_seed", "app_key", "SCORER_WIDGETS", "KEY_ENV", "MAX_GAME_NUMBER"]
@@ -115,7 +115,7 @@ class PlayApp(W.VBox):
     key : str or bytes, optional
         The key game numbers are hashed with (:func:`app_key`); never shown.
     folder : str, os.PathLike or Folder, optional
-        Where the scorer tab's files live (:class:`ttr_lab.files.Folder`).
+        Where the scorer tab's files live (:class:`ttr_lab.io.files.Folder`).
 
     Attributes
     ----------

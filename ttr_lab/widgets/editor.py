@@ -4,8 +4,8 @@
 player and click their routes (and, in Europe and Rails & Sails, station or
 harbor cities) on the board; fill in your hand, your tickets, the face-up
 row, the cards in the deck and on the discard, each opponent's hand size and
-ticket count.  **Make the view** calls :func:`ttr_lab.editor.seat_view`:
-the result (:attr:`EditorWidget.view`) is a :class:`~ttr_lab.view.PlayerView`
+ticket count.  **Make the view** calls :func:`ttr_lab.tabletop.seat_view`:
+the result (:attr:`EditorWidget.view`) is a :class:`~ttr_lab.engine.view.PlayerView`
 from your seat, the unknowns left unknown, which the advisor and the ticket
 odds accept; an impossible position is refused with the reason.
 """
@@ -17,10 +17,10 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..editor import _one_seat, seat_view
+from ..engine.view import PlayerView
 from ..errors import TtrError
-from ..numerals import is_numeral, read_number
-from ..view import PlayerView
+from ..io.numerals import is_numeral, read_number
+from ..tabletop.editor import _one_seat, seat_view
 from .scorer import ScorerWidget
 
 __all__ = ["EditorWidget", "editor"]
@@ -77,7 +77,7 @@ class EditorWidget(ScorerWidget):
         self.add_class("ttr-editor")
 
     def facts(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`ttr_lab.editor.seat_view` the form holds."""
+        """The keyword arguments of :func:`ttr_lab.tabletop.seat_view` the form holds."""
         kw: dict[str, Any] = {"players": list(self.names), "seat": self.me}
         placed: dict[str, list[list[Any]]] = {"routes": self.routes, **self.built}
         for key, held in placed.items():
@@ -95,7 +95,7 @@ class EditorWidget(ScorerWidget):
         return kw
 
     def make_view(self) -> PlayerView | None:
-        """Build the view from the form (:func:`ttr_lab.editor.seat_view`); None, with the reason shown, if impossible."""
+        """Build the view from the form (:func:`ttr_lab.tabletop.seat_view`); None, with the reason shown, if impossible."""
         try:
             self.view = seat_view(self.edition, **self.facts())
         except TtrError as e:

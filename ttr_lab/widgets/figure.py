@@ -25,7 +25,7 @@ own widget.  A board's state is its figure alone (about 0.1 MB), so the
 state request answers in time, and the model is ready within anywidget's
 deadline and receives every message.  The figure a late view draws is the
 synced ``_widget_data``/``_widget_layout``, which
-:func:`ttr_lab.render.update_board` keeps current.
+:func:`ttr_lab.board.update_board` keeps current.
 
 >>> import plotly.graph_objects as go
 >>> fig = FigureWidget(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])))

@@ -12,7 +12,7 @@ plotly's whole 5 MB JavaScript in its widget state, which a page sends again
 on every reload (a page with a play widget and a history then had twice
 that, and the front end's 4 s deadline for the widgets' state was missed on
 a busy machine).  :attr:`HistoryWidget.fig` is the ``go.Figure``, redrawn in
-place by :func:`ttr_lab.render.update_board`.
+place by :func:`ttr_lab.board.update_board`.
 
 **Review** (a button, since a review takes a while): every player's win
 chance after every ply (:func:`ttr_lab.analysis.review`, each ply from the
@@ -49,11 +49,11 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..analysis import review, review_figure
+from ..board.plotly import PLAYER_COLORS, board_figure, update_board
+from ..engine.moves import ClaimRoute, Move, parse_move
+from ..engine.state import GameState
 from ..errors import RecordError, TtrError
-from ..moves import ClaimRoute, Move, parse_move
-from ..records import Record
-from ..render import PLAYER_COLORS, board_figure, update_board
-from ..state import GameState
+from ..records.saved import Record
 from .figure import FigureWidget
 from .messages import move_line
 from .static import game_text, widget_bundle

@@ -23,8 +23,8 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..engine.moves import Move, cards_to_text, parse_move
 from ..errors import InvalidMoveError
-from ..moves import Move, cards_to_text, parse_move
 from .controls.base import cards_of
 from .messages import rule_details
 

@@ -1,10 +1,10 @@
 """What the widgets say: a move as a log line, a refusal with its rule.
 
 A log line is what **every** player may learn of a move
-(:meth:`~ttr_lab.moves.Move.announce`): "Ada kept 2 tickets", never which
+(:meth:`~ttr_lab.engine.moves.Move.announce`): "Ada kept 2 tickets", never which
 ones; "Bo chose how to split the pieces", never the split.  A refusal names
 the rule section that forbids the move and quotes it from the rules
-reference (:func:`ttr_lab.rules.explain`).
+reference (:func:`ttr_lab.engine.reference.explain`).
 
 >>> import ttr_lab
 >>> g = ttr_lab.new_game("usa", players=["Ada", "Bo"], seed=7)
@@ -38,12 +38,12 @@ import html
 import re
 from typing import Any
 
-from .. import board_scene
+from ..board import scene as board_scene
+from ..engine.moves import Move
+from ..engine.phases import Phase
+from ..engine.reference import explain, rule_title
 from ..errors import TtrError
-from ..moves import Move
-from ..phases import Phase
-from ..rules import explain, rule_title
-from .cards import WILD_WORDS, card_label
+from .card_chips import WILD_WORDS, card_label
 
 __all__ = [
     "move_line",
@@ -144,7 +144,7 @@ def colour_name(hex_colour: str) -> str:
 
 def highlight_words() -> str:
     """How the board marks a lit route, in words derived from the drawing's own
-    constants (:data:`ttr_lab.board_scene.HIGHLIGHT` and its pen), so a text
+    constants (:data:`ttr_lab.board.scene.HIGHLIGHT` and its pen), so a text
     that says what is drawn follows the drawing: ``"in dashed violet frames"``."""
     _, _, gap = board_scene.highlight_pen(9.0)
     return f"in {'dashed ' if gap > 0 else ''}{colour_name(board_scene.HIGHLIGHT)} frames"

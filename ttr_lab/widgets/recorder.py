@@ -31,16 +31,16 @@ from typing import Any
 import ipywidgets as W
 
 from ..analysis import advise
-from ..core.setup import seat_names
-from ..editor import _one_seat
+from ..board.plotly import board_figure, update_board
+from ..engine.position import options_to_json
+from ..engine.rules.setup import seat_names
+from ..engine.view import PlayerView
 from ..errors import InvalidMoveError, TtrError
-from ..numerals import read_number
-from ..outcomes import split_outcome
-from ..position import options_to_json
-from ..records import MAX_ENTRY_TEXT, Record
-from ..render import board_figure, update_board
-from ..table_score import _edition
-from ..view import PlayerView
+from ..io.numerals import read_number
+from ..records.chance import split_outcome
+from ..records.saved import MAX_ENTRY_TEXT, Record
+from ..tabletop.editor import _one_seat
+from ..tabletop.score_sheet import _edition
 from .advice import HINT_PLAYOUTS, hint_html
 from .figure import FigureWidget
 from .scorer import ScorerWidget

@@ -15,11 +15,11 @@
    completed tickets' paths and longest path drawn on the board;
 6. *Save* / *Load* the sheet as JSON: the *File* box takes a file name, never
    a path, in the one folder the widget was given (``folder=``; by default
-   ``ttr_lab_files`` under the working directory, see :mod:`ttr_lab.files`);
+   ``ttr_lab_files`` under the working directory, see :mod:`ttr_lab.io.files`);
    an existing file is replaced only by pressing *Save* a second time.
 
 The widget is a thin controller: every check and every point comes from
-:func:`ttr_lab.table_score.score`.  Methods :meth:`ScorerWidget.click_route`,
+:func:`ttr_lab.tabletop.score`.  Methods :meth:`ScorerWidget.click_route`,
 :meth:`~ScorerWidget.click_city`, :meth:`~ScorerWidget.add_ticket` do what
 the clicks do (for notebooks and tests).
 """
@@ -33,11 +33,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..core.setup import seat_names
-from ..errors import TtrError
-from ..files import Folder, NameTakenError, check_name
-from ..numerals import is_numeral
-from ..render import (
+from ..board.plotly import (
     STALE_CLICK,
     board_figure,
     city_trace_index,
@@ -46,8 +42,12 @@ from ..render import (
     route_trace_index,
     update_board,
 )
-from ..scoring import Outcome
-from ..table_score import _edition, score, sheet_from_dict, sheet_to_dict
+from ..engine.rules.setup import seat_names
+from ..engine.scoring import Outcome
+from ..errors import TtrError
+from ..io.files import Folder, NameTakenError, check_name
+from ..io.numerals import is_numeral
+from ..tabletop.score_sheet import _edition, score, sheet_from_dict, sheet_to_dict
 from .figure import FigureWidget
 from .static import widget_bundle
 
@@ -75,7 +75,7 @@ class ScorerWidget(W.VBox):
         folder: Any = None,
     ) -> None:
         super().__init__()
-        #: where Save and Load look: one folder, file names only (:class:`ttr_lab.files.Folder`)
+        #: where Save and Load look: one folder, file names only (:class:`ttr_lab.io.files.Folder`)
         self.folder = Folder(folder)
         self._replace: str | None = None  # the name a second Save replaces
         self.edition = ed = _edition(edition, options)
@@ -188,7 +188,7 @@ class ScorerWidget(W.VBox):
         """Give ``route_id`` to the selected player, or take it back; False (and why) if it is someone else's.
 
         ``route_id`` is a route's id or its text (``"57"``, ``"Seattle-Portland"``,
-        as :meth:`~ttr_lab.data.Map.find_route` reads it); anything else is refused
+        as :meth:`~ttr_lab.maps.Map.find_route` reads it); anything else is refused
         on screen and changes nothing."""
         found = self._route_id(route_id)
         if found is None:
@@ -328,7 +328,7 @@ class ScorerWidget(W.VBox):
 
     def _on_route_click(self, trace: Any, points: Any, state: Any) -> None:
         """A click on the routes trace, matched to the point the browser clicked by its ``x``/``y``
-        (:func:`~ttr_lab.render.clicked_route`); one that cannot be matched is not used (issue 19)."""
+        (:func:`~ttr_lab.board.clicked_route`); one that cannot be matched is not used (issue 19)."""
         if points.point_inds:
             rid = clicked_route(self.fig, points)
             if rid is None:
@@ -346,7 +346,7 @@ class ScorerWidget(W.VBox):
 
     # ------------------------------------------------------------------ scoring and drawing
     def entries(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`ttr_lab.table_score.score` this sheet holds."""
+        """The keyword arguments of :func:`ttr_lab.tabletop.score` this sheet holds."""
         kw: dict[str, Any] = {"players": list(self.names)}
         sheet: dict[str, list[list[Any]]] = {"routes": self.routes, "tickets": self.tickets, **self.built}
         for key, held in sheet.items():

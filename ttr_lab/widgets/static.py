@@ -6,7 +6,7 @@ which only a live kernel can draw; a notebook saved without widget state
 nbconvert's HTML, which fall back to the next type they know.
 :func:`widget_bundle` adds that fallback to the bundle: ``image/svg+xml``,
 the board exactly as the widget's figure last drew it
-(:func:`ttr_lab.render.drawn_svg`: the same object and options, so the
+(:func:`ttr_lab.board.drawn_svg`: the same object and options, so the
 picture holds what the live board holds and nothing of a hand or a ticket
 the player at the screen may not see), and a ``text/plain`` line of public
 facts (:func:`game_text`).  The widget-view entry stays first in JupyterLab,
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board_drawing import SVG_MIME
-from ..render import drawn_svg
+from ..board.drawing import SVG_MIME
+from ..board.plotly import drawn_svg
 
 __all__ = ["widget_bundle", "game_text"]
 

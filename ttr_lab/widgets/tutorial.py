@@ -14,7 +14,7 @@ of your own game, the first time it applies:
 
 It also invites you to try an illegal move, and says what the refusal
 meant.  The opponent is the easy bot unless told otherwise; everything else
-is :class:`~ttr_lab.widgets.play_widget.PlayWidget`.
+is :class:`~ttr_lab.widgets.playing.PlayWidget`.
 
 The guide is ONE line, so the whole game fits a laptop (1366×768 in
 JupyterLab with the file browser open, the board, its legend and the tabs
@@ -47,10 +47,10 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..moves import ClaimRoute
-from ..phases import Phase
+from ..engine.moves import ClaimRoute
+from ..engine.phases import Phase
 from .messages import highlight_words, route_words, rule_paragraph, wild_word
-from .play_widget import PlayWidget
+from .playing.widget import PlayWidget
 
 __all__ = ["TutorialWidget", "tutorial", "LESSONS", "quote"]
 

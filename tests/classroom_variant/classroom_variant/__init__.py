@@ -21,10 +21,10 @@ notation (today a move class registers its verb when it is defined);
 
 from __future__ import annotations
 
-from ttr_lab.core import register_edition
-from ttr_lab.core.registry import unregister_edition
+from ttr_lab.engine.moves import move_classes, unregister_move
+from ttr_lab.engine.rules import register_edition
+from ttr_lab.engine.rules.registry import unregister_edition
 from ttr_lab.errors import TtrError
-from ttr_lab.moves import move_classes, unregister_move
 
 from .edition import STEEP_ROUTE_POINTS, Classroom
 from .moves import BlockRoute

@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ttr_lab.moves import Move
+from ttr_lab.engine.moves import Move
 from ttr_lab.widgets import controls
 from ttr_lab.widgets.controls import Control, Decision, Host, show
 

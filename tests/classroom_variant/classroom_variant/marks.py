@@ -1,13 +1,13 @@
 """The classroom variant on the board: the closed routes and the seat's own objective city.
 
-It fills ttr_lab's board hooks (:mod:`ttr_lab.core.board_hooks`, with the
-values of :mod:`ttr_lab.board_marks`):
+It fills ttr_lab's board hooks (:mod:`ttr_lab.engine.rules.board_hooks`, with the
+values of :mod:`ttr_lab.board.marks`):
 
 * ``mark_styles``: a closed route (a cross on the route, in the blocker's
   colour) and an objective city (a ring round the city, in its seat's colour);
 * ``board_marks(position, viewer)``: every closed route (public), and the
   objective city of ``viewer`` only (the whole game's when ``viewer`` is
-  None; nobody's for :data:`~ttr_lab.board_marks.PUBLIC`); a player's view
+  None; nobody's for :data:`~ttr_lab.board.marks.PUBLIC`); a player's view
   knows its own city alone;
 * ``move_spot``: ``block N`` went on route N, so the board halos it as the
   blocker's last move.
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ttr_lab.board_marks import BoardMark, CityMark, MarkStyle, RouteMark, Spot
-from ttr_lab.core import Edition
-from ttr_lab.moves import Move
-from ttr_lab.view import PlayerView
+from ttr_lab.board.marks import BoardMark, CityMark, MarkStyle, RouteMark, Spot
+from ttr_lab.engine.moves import Move
+from ttr_lab.engine.rules import Edition
+from ttr_lab.engine.view import PlayerView
 
 from .moves import BlockRoute
 from .rules import closed_label, objective_label
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ttr_lab.state import GameState
+    from ttr_lab.engine.state import GameState
 
 __all__ = ["CLOSED", "OBJECTIVE", "ClassroomMarks"]
 

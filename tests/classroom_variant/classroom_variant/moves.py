@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ttr_lab.engine.moves import Move
 from ttr_lab.errors import InvalidMoveError
-from ttr_lab.moves import Move
-from ttr_lab.numerals import read_number
+from ttr_lab.io.numerals import read_number
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ttr_lab.state import GameState
+    from ttr_lab.engine.state import GameState
 
 __all__ = ["BlockRoute"]
 

@@ -12,16 +12,16 @@
     whose routes reach its city scores :data:`OBJECTIVE_POINTS`, else loses
     :data:`OBJECTIVE_PENALTY`.
 
-Both use only the public edition API (:class:`ttr_lab.core.Edition`,
-:class:`~ttr_lab.core.Field`, :class:`~ttr_lab.core.accessors.Accessors` and
-the hooks of :mod:`ttr_lab.core.hooks`):
+Both use only the public edition API (:class:`ttr_lab.engine.rules.Edition`,
+:class:`~ttr_lab.engine.rules.Field`, :class:`~ttr_lab.engine.rules.accessors.Accessors` and
+the hooks of :mod:`ttr_lab.engine.rules.hooks`):
 
 * their queries are typed accessor classes (``game.ext.blocked_routes()``,
   also ``game.blocked_routes()``; the objective is ``secret``: a game's only);
 * the block is told through ``double_rule`` alone (who may claim a route):
   the engine's legal moves and caches follow, the variant keeps no cache;
 
-* each :class:`~ttr_lab.core.Field` says who may see it (``hidden``) and
+* each :class:`~ttr_lab.engine.rules.Field` says who may see it (``hidden``) and
   names the method rebuilding it from a player's view (``from_view``:
   ``blocked_from_view`` copies the public field, ``objective_from_view``
   draws the other seats' cities); the objective is ``dealt`` at setup
@@ -35,18 +35,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ttr_lab.core import Edition, Field, Rebuild, Table
-from ttr_lab.core.accessors import Accessors, secret
+from ttr_lab.engine.phases import Phase
+from ttr_lab.engine.rules import Edition, Field, Rebuild, Table
+from ttr_lab.engine.rules.accessors import Accessors, secret
+from ttr_lab.engine.scoring import network
 from ttr_lab.errors import NotFoundError, TtrError
-from ttr_lab.phases import Phase
-from ttr_lab.scoring import network
 
 from .moves import BlockRoute
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ttr_lab.scoring.results import TicketResult
-    from ttr_lab.state import GameState
-    from ttr_lab.view import PlayerView
+    from ttr_lab.engine.scoring.results import TicketResult
+    from ttr_lab.engine.state import GameState
+    from ttr_lab.engine.view import PlayerView
 
 __all__ = [
     "BlockRule",

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...cards import STANDARD_CARD_TYPES
-from ...scoring.results import PlayerScore
+from ...engine.cards import STANDARD_CARD_TYPES
+from ...engine.scoring.results import PlayerScore
 from .ferries import R_EUROPE, Ferries
 from .long_tickets import LongTicketAccessors, LongTickets
 from .marks import StationMarks

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core import Edition
+from ...engine.rules import Edition
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["Ferries", "R_EUROPE"]
 

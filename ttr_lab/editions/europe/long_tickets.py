@@ -7,8 +7,8 @@ to the *box*: out of the game, unseen.
 Position field: ``_box`` (ticket ids in the box), hidden from every seat
 (a determinization takes the box its ticket deal drew).
 
-The long tickets are dealt through :meth:`~ttr_lab.core.hooks.EditionHooks.chance_pick`
-(kind :data:`~ttr_lab.core.hooks.LONG_TICKETS`), so a record without a seed replays the deal;
+The long tickets are dealt through :meth:`~ttr_lab.engine.rules.hooks.EditionHooks.chance_pick`
+(kind :data:`~ttr_lab.engine.rules.hooks.LONG_TICKETS`), so a record without a seed replays the deal;
 the hooks :meth:`~LongTickets.setup_deal_size`, :meth:`~LongTickets.ticket_box_size`
 and :meth:`~LongTickets.swap_ticket_aside` tell generic code about the box.
 """
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Edition, Field, Rebuild, Table
-from ...core.accessors import Accessors
-from ...core.hooks import LONG_TICKETS
+from ...engine.rules import Edition, Field, Rebuild, Table
+from ...engine.rules.accessors import Accessors
+from ...engine.rules.hooks import LONG_TICKETS
 from ...errors import TtrError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["LongTickets", "LongTicketAccessors"]
 

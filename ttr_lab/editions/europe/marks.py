@@ -1,6 +1,6 @@
 """Europe on the board: each station a square behind its city, in its owner's colour.
 
-The board's hooks (:mod:`ttr_lab.core.board_hooks`) for the stations rule:
+The board's hooks (:mod:`ttr_lab.engine.rules.board_hooks`) for the stations rule:
 the ``station`` mark style, the stations built (public: every viewer sees
 them) and a station built as a move's spot, so the board halos it as the
 builder's last move.  ``board_figure(europe_game, stations={"Paris": 0})``
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ...board_marks import BoardMark, CityMark, MarkStyle, Spot
-from ...core import Edition
-from ...moves import Move
+from ...board.marks import BoardMark, CityMark, MarkStyle, Spot
+from ...engine.moves import Move
+from ...engine.rules import Edition
 from .stations import BuildStation
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["STATION", "StationMarks"]
 

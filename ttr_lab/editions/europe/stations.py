@@ -17,19 +17,19 @@ from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Edition, Field, Rebuild, Table
-from ...core.accessors import Accessors, secret
-from ...core.hooks import table_cities
+from ...engine.moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
+from ...engine.phases import Phase
+from ...engine.rules import Edition, Field, Rebuild, Table
+from ...engine.rules.accessors import Accessors, secret
+from ...engine.rules.hooks import table_cities
+from ...engine.scoring import network, score_two_city
+from ...engine.scoring.results import TicketResult
 from ...errors import TtrError
-from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
-from ...phases import Phase
-from ...scoring import network, score_two_city
-from ...scoring.results import TicketResult
 from .ferries import R_EUROPE
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["Stations", "StationsAccessors", "BuildStation", "station_borrowing"]
 

@@ -20,16 +20,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Edition, Field, Rebuild, Table
-from ...core.accessors import Accessors
+from ...engine.moves import (
+    CardList,
+    ClaimRoute,
+    Move,
+    card_list_problem,
+    cards_from_text,
+    cards_in_words,
+    cards_to_text,
+)
+from ...engine.phases import Phase, register_phase
+from ...engine.rules import Edition, Field, Rebuild, Table
+from ...engine.rules.accessors import Accessors
 from ...errors import TtrError
-from ...moves import CardList, ClaimRoute, Move, card_list_problem, cards_from_text, cards_in_words, cards_to_text
-from ...phases import Phase, register_phase
 from .ferries import R_EUROPE
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["Tunnels", "TunnelAccessors", "TunnelClaim", "PayTunnel", "DeclineTunnel", "TUNNEL"]
 

@@ -45,8 +45,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...core.base import check_choice
-from ...scoring.results import PlayerScore, TourResult
+from ...engine.rules.base import check_choice
+from ...engine.scoring.results import PlayerScore, TourResult
 from .cards import DECKS, RS_CARD_TYPES, RS_COLORS
 from .exchange import Exchange, ExchangeAccessors, ExchangePieces
 from .harbors import BuildHarbor, HarborAccessors, Harbors

@@ -23,7 +23,7 @@ pile.
 
 from __future__ import annotations
 
-from ...cards import CardType
+from ...engine.cards import CardType
 
 __all__ = ["RS_COLORS", "RS_CARD_TYPES", "NC", "PLAIN", "ANCHOR", "SHIP1", "SHIP2", "WILD", "DECKS"]
 

@@ -3,15 +3,15 @@
 Used by :mod:`.payments` to count the payments of each route class from the
 hand's card counts, and to list the payments of one route.  Results are
 memoised in a shared cache bounded by its entries and by the shared caches'
-byte budget (:func:`ttr_lab.core.caches.shared_cache`).
+byte budget (:func:`ttr_lab.engine.rules.caches.shared_cache`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.caches import shared_cache
-from ...moves import CardList
+from ...engine.moves import CardList
+from ...engine.rules.caches import shared_cache
 
 __all__: list[str] = []  # private to the Rails & Sails package
 

@@ -14,18 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Field, Rebuild, Table
+from ...engine.moves import MAX_COUNT, Move, is_count, refuse_malformed, show_value
+from ...engine.phases import Phase
+from ...engine.rules import Field, Rebuild, Table
+from ...engine.scoring.results import TicketResult
 from ...errors import TtrError
-from ...moves import MAX_COUNT, Move, is_count, refuse_malformed, show_value
-from ...numerals import is_numeral
-from ...phases import Phase
-from ...scoring.results import TicketResult
+from ...io.numerals import is_numeral
 from .payments import R_RS
 from .pieces import SETUP_PIECES, PieceAccessors, Pieces, _counts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["Exchange", "ExchangeAccessors", "ExchangePieces"]
 

@@ -21,21 +21,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Field, Rebuild, Table
-from ...core.accessors import Accessors
-from ...core.caches import BoundedCache, cache_group
-from ...core.hooks import table_cities
+from ...engine.moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
+from ...engine.phases import Phase
+from ...engine.rules import Field, Rebuild, Table
+from ...engine.rules.accessors import Accessors
+from ...engine.rules.caches import BoundedCache, cache_group
+from ...engine.rules.hooks import table_cities
+from ...engine.scoring.results import TicketResult
 from ...errors import TtrError
-from ...moves import CardList, Move, card_list_problem, cards_in_words, cards_to_text, city_and_cards, show_value
-from ...phases import Phase
-from ...scoring.results import TicketResult
 from .cards import ANCHOR, NC, SHIP1, SHIP2, WILD
 from .counting import _norm
 from .payments import R_RS, RSPayments
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["Harbors", "HarborAccessors", "BuildHarbor"]
 

@@ -1,6 +1,6 @@
 """Rails & Sails on the board: each harbor an anchor badge beside its city, in its owner's colour.
 
-The board's hooks (:mod:`ttr_lab.core.board_hooks`) for the harbors rule:
+The board's hooks (:mod:`ttr_lab.engine.rules.board_hooks`) for the harbors rule:
 the ``harbor`` mark style, the harbors built (public: every viewer sees
 them) and a harbor built as a move's spot, so the board halos it as the
 builder's last move.  ``board_figure(game, harbors={"Miami": 0})`` draws
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ...board_marks import BoardMark, CityMark, MarkStyle, Spot
-from ...core import Edition
-from ...moves import Move
+from ...board.marks import BoardMark, CityMark, MarkStyle, Spot
+from ...engine.moves import Move
+from ...engine.rules import Edition
 from .harbors import BuildHarbor
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["HARBOR", "HarborMarks"]
 

@@ -23,15 +23,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core import Field
-from ...core.decks import R_CLAIM
-from ...moves import CardList, ClaimRoute, Move
+from ...engine.moves import CardList, ClaimRoute, Move
+from ...engine.rules import Field
+from ...engine.rules.decks import R_CLAIM
 from .cards import ANCHOR, NC, PLAIN, SHIP1, WILD
 from .counting import _BITS8, _norm, _paired_payments
 from .route_classes import RouteClasses
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["RSPayments", "R_RS"]
 
@@ -136,7 +136,7 @@ class RSPayments(RouteClasses):
 
     def open_routes(self, s: GameState) -> list[int]:
         """Indices of the routes some seat may still claim, in route order
-        (:meth:`~ttr_lab.core.routes.Routes.open_routes`, from the bitmask).
+        (:meth:`~ttr_lab.engine.rules.routes.Routes.open_routes`, from the bitmask).
 
         >>> import ttr_lab
         >>> g = ttr_lab.new_game("world", players=2, seed=1)

@@ -18,17 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ...core import Field, Rebuild, Table
-from ...core.accessors import Accessors
+from ...engine.moves import Move, is_count, show_value
+from ...engine.phases import Phase, register_phase
+from ...engine.rules import Field, Rebuild, Table
+from ...engine.rules.accessors import Accessors
 from ...errors import TtrError
-from ...moves import Move, is_count, show_value
-from ...numerals import is_numeral
-from ...phases import Phase, register_phase
+from ...io.numerals import is_numeral
 from .payments import R_RS, RSPayments
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
-    from ...view import PlayerView
+    from ...engine.state import GameState
+    from ...engine.view import PlayerView
 
 __all__ = ["Pieces", "PieceAccessors", "ChoosePieces", "SETUP_PIECES"]
 

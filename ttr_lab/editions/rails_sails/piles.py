@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core import Edition
-from ...moves import DrawFaceUp, Move
+from ...engine.moves import DrawFaceUp, Move
+from ...engine.rules import Edition
 from .payments import R_RS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["Piles"]
 

@@ -5,7 +5,7 @@ colour, length) have the same payments, so payments are counted per class
 from the hand's counts (one part for train cards, one for ship cards) and
 cached per edition, each entry with the bitmask of the routes of the classes
 it can pay for; the caches are bounded and shared by the editions of one map
-(see :mod:`ttr_lab.core.caches`).
+(see :mod:`ttr_lab.engine.rules.caches`).
 
 :class:`RouteClasses`, the mixin :class:`~.payments.RSPayments` builds on,
 builds the per-edition tables (card kinds, colours and values; route kinds
@@ -21,8 +21,8 @@ from itertools import compress
 from operator import or_
 from typing import Any
 
-from ...core import Edition
-from ...core.caches import cache_group
+from ...engine.rules import Edition
+from ...engine.rules.caches import cache_group
 from .cards import NC
 from .counting import _paired_counts, _ship_count, _train_count
 

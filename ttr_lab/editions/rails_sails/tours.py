@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...core import Edition
-from ...data import Ticket
-from ...scoring import network, score_two_city
-from ...scoring.player_network import Network, bfs_path, component, edges_of
-from ...scoring.results import TicketResult, TourResult
+from ...engine.rules import Edition
+from ...engine.scoring import network, score_two_city
+from ...engine.scoring.player_network import Network, bfs_path, component, edges_of
+from ...engine.scoring.results import TicketResult, TourResult
+from ...maps.loading import Ticket
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["Tours", "tour_in_order", "score_tour", "TourResult"]
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...cards import STANDARD_CARD_TYPES
-from ...core.base import check_choice
+from ...engine.cards import STANDARD_CARD_TYPES
+from ...engine.rules.base import check_choice
 from .globetrotter import Globetrotter
 
 __all__ = ["USA", "USA_CARD_TYPES", "Globetrotter"]

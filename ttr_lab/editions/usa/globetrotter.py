@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core import Edition
-from ...scoring.results import PlayerScore
+from ...engine.rules import Edition
+from ...engine.scoring.results import PlayerScore
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["Globetrotter"]
 

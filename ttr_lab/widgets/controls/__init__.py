@@ -48,9 +48,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ...core.registry import EDITIONS, find_edition
+from ...engine.rules.registry import EDITIONS, find_edition
 from ...errors import TtrError
-from ...registries import Registry
+from ...io.registries import Registry
 from .base import Control, Decision, Host, show
 from .build import BuildControl
 from .exchange import ExchangeControl
@@ -88,7 +88,7 @@ def _control_factory(name: str, obj: Any) -> ControlFactory:
     return cast(ControlFactory, obj)
 
 
-#: every control, registered or declared by an entry point (a :class:`~ttr_lab.registries.Registry`)
+#: every control, registered or declared by an entry point (a :class:`~ttr_lab.io.registries.Registry`)
 _REGISTRY: Registry[ControlFactory] = Registry(
     "widget control", group=ENTRY_POINT_GROUP, check=_control_factory, api="register_control"
 )

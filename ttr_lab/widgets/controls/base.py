@@ -54,10 +54,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from ...moves import CardList, Move
+from ...engine.moves import CardList, Move
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...state import GameState
+    from ...engine.state import GameState
 
 __all__ = ["Control", "Decision", "Host", "cards_of", "move_classes", "hand_made", "show"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ...moves import Move
+from ...engine.moves import Move
 from .base import Control, Decision, Host, hand_made, move_classes
 
 __all__ = ["BuildControl"]

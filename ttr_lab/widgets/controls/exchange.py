@@ -10,7 +10,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ...moves import Move
+from ...engine.moves import Move
 from .base import Control, Decision, Host, show
 
 __all__ = ["ExchangeControl"]

@@ -10,7 +10,7 @@ moves than that a dropdown of them, each described by the library
 (``move.describe(game)``), with a button to play the one chosen.  So every
 legal move can be played from the page, not only from the Legal moves tab.
 
->>> from ttr_lab.moves import DrawFaceUp, Pass
+>>> from ttr_lab.engine.moves import DrawFaceUp, Pass
 >>> buttons, menus = OtherMoves.split([Pass(), *(DrawFaceUp(i) for i in range(1, 7))])
 >>> [str(m) for m in buttons], {verb: len(moves) for verb, moves in menus.items()}
 (['pass'], {'faceup': 6})
@@ -24,7 +24,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ...moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, StopDrawing
+from ...engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move, StopDrawing
 from .base import Control, Decision, Host
 
 __all__ = ["OtherMoves", "MAX_BUTTONS", "WIDGET_VERBS"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ...moves import Move
+from ...engine.moves import Move
 from .base import Control, Decision, Host, hand_made, move_classes, show
 
 __all__ = ["PiecesControl"]

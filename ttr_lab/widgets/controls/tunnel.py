@@ -12,8 +12,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from ...moves import Move, cards_in_words
-from ..cards import card_chip
+from ...engine.moves import Move, cards_in_words
+from ..card_chips import card_chip
 from .base import Control, Decision, Host, cards_of, hand_made, move_classes, show
 
 __all__ = ["TunnelControl"]

@@ -1,0 +1,545 @@
+/* The rules of the USA family (rules A1-A7, B1, C1, C3, C6), move by move as
+ * ttr_lab/engine/rules/ applies them: decks.py (take, reshuffle, pay), row.py (the
+ * row, the three-wild reset), drawing.py, claiming.py, tickets.py and
+ * turns.py (the end of a turn, the final round).  The legal moves come out
+ * in the engine's order (LegalMoves: face-up, blind, claims by route and
+ * payment, tickets; keeps by their tickets), which the random bot indexes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "_kernel.h"
+
+/* ------------------------------------------------------------------ cards (decks.py) */
+int kg_shuffle_deck(KGame *g) {
+    char text[128];
+    if (!g->ndisc) return 0;
+    int len = g->prefix_len;
+    memcpy(text, g->prefix, (size_t)len);
+    len += snprintf(text + len, sizeof text - (size_t)len, "%d", g->shuffles);
+    KMT m;
+    mt_seed_text(&m, text, len);
+    g->shuffles++;
+    memcpy(g->deck, g->disc, sizeof(int) * (size_t)g->ndisc);
+    mt_shuffle(&m, g->deck, g->ndisc);
+    g->ndeck = g->ndisc;
+    g->ndisc = 0;
+    return g->ndeck;
+}
+
+static int take(KGame *g) {
+    if (!g->ndeck && !kg_shuffle_deck(g)) return -1;
+    return g->deck[--g->ndeck];
+}
+
+static int any_cards(const KGame *g) { return g->ndeck || g->ndisc; }
+
+static int take_for_slot(KGame *g) { return any_cards(g) ? take(g) : -1; }
+
+static int wilds_in_row(const KGame *g, const KTables *t) {
+    int k = 0;
+    for (int i = 0; i < t->row_size; i++) k += g->row[i] == t->wild;
+    return k;
+}
+
+static int row_has_empty(const KGame *g, const KTables *t) {
+    for (int i = 0; i < t->row_size; i++)
+        if (g->row[i] < 0) return 1;
+    return 0;
+}
+
+/* row.py reset_futile, one pile: would every new row show three wilds again? */
+static int reset_futile(const KGame *g, const KTables *t) {
+    int n = g->ndeck + g->ndisc, nw = 0, wilds = 0;
+    for (int i = 0; i < g->ndeck; i++) nw += g->deck[i] != t->wild;
+    for (int i = 0; i < g->ndisc; i++) nw += g->disc[i] != t->wild;
+    for (int i = 0; i < t->row_size; i++)
+        if (g->row[i] >= 0) {
+            n++;
+            nw += g->row[i] != t->wild;
+        }
+    for (int i = 0; i < t->row_size; i++) {
+        if (!n) return wilds >= 3;
+        n--;
+        if (nw)
+            nw--;
+        else
+            wilds++;
+    }
+    return wilds >= 3;
+}
+
+static void check_reset(KGame *g, const KTables *t) {
+    if (wilds_in_row(g, t) < 3) return;
+    int done = 0;
+    while (wilds_in_row(g, t) >= 3) {
+        if (!any_cards(g)) return;
+        if (t->max_resets >= 0 && done >= t->max_resets) return;
+        if (reset_futile(g, t)) return;
+        for (int i = 0; i < t->row_size; i++)
+            if (g->row[i] >= 0) g->disc[g->ndisc++] = g->row[i];
+        for (int i = 0; i < t->row_size; i++) g->row[i] = take_for_slot(g);
+        done++;
+        g->resets++;
+    }
+}
+
+static void fill_empty_slots(KGame *g, const KTables *t) {
+    if (!row_has_empty(g, t) || !any_cards(g)) return;
+    for (int i = 0; i < t->row_size; i++)
+        if (g->row[i] < 0) g->row[i] = take_for_slot(g);
+    check_reset(g, t);
+}
+
+static void after_discard(KGame *g, const KTables *t) {
+    if (row_has_empty(g, t))
+        fill_empty_slots(g, t);
+    else if (t->max_resets < 0)
+        check_reset(g, t);
+}
+
+/* ------------------------------------------------------------------ turns (turns.py) */
+static void game_over(KGame *g) {
+    g->phase = PH_OVER;
+    g->turn++;
+}
+
+static void end_turn(KGame *g, const KTables *t) {
+    int p = g->cur;
+    if (g->final_ >= 0) {
+        g->final_--;
+        if (g->final_ == 0) {
+            game_over(g);
+            return;
+        }
+    } else if (g->pieces[p] <= t->end_threshold) {
+        g->final_ = g->n * t->final_turns;
+    }
+    if (g->passes >= g->n) {
+        game_over(g);
+        return;
+    }
+    g->turn++;
+    g->cur = (p + 1) % g->n;
+    g->phase = PH_TURN;
+}
+
+static int has_second_pick(const KGame *g, const KTables *t) {
+    for (int i = 0; i < t->row_size; i++)
+        if (g->row[i] >= 0 && g->row[i] != t->wild) return 1;
+    return any_cards(g);
+}
+
+static void after_first_card(KGame *g, const KTables *t, int wild_face_up) {
+    if (wild_face_up || !has_second_pick(g, t))
+        end_turn(g, t);
+    else
+        g->phase = PH_SECOND;
+}
+
+/* ------------------------------------------------------------------ tickets (tickets.py) */
+static void return_tickets(KGame *g, const int *returned, int k) {
+    /* under the deck: tuple(reversed(returned)) + deck */
+    memmove(g->tdeck + k, g->tdeck, sizeof(int) * (size_t)g->ntdeck);
+    for (int i = 0; i < k; i++) g->tdeck[i] = returned[k - 1 - i];
+    g->ntdeck += k;
+}
+
+static void apply_keep(KGame *g, const KTables *t, int mask) {
+    int p = g->cur, kept[KT_MAX_PENDING], nk = 0, returned[KT_MAX_PENDING], nr = 0;
+    for (int i = 0; i < g->npending; i++) {
+        if (mask >> i & 1)
+            kept[nk++] = g->pending[i];
+        else
+            returned[nr++] = g->pending[i];
+    }
+    for (int i = 1; i < nk; i++) /* the move names its tickets in id order */
+        for (int j = i; j > 0 && t->tid[kept[j]] < t->tid[kept[j - 1]]; j--) {
+            int x = kept[j];
+            kept[j] = kept[j - 1];
+            kept[j - 1] = x;
+        }
+    for (int i = 0; i < nk; i++) g->tickets[p][g->ntickets[p]++] = kept[i];
+    g->npending = 0;
+    return_tickets(g, returned, nr);
+    if (g->phase == PH_SETUP) {
+        int nxt = (p + 1) % g->n;
+        if (nxt == g->first) {
+            g->has_setup = 0;
+            memset(g->nsetup, 0, sizeof g->nsetup);
+            if (t->deal_row_late) {
+                for (int i = 0; i < t->row_size; i++) g->row[i] = take_for_slot(g);
+                check_reset(g, t);
+            }
+            g->phase = PH_TURN;
+            g->cur = g->first;
+        } else {
+            g->phase = PH_SETUP;
+            g->cur = nxt;
+            g->npending = g->nsetup[nxt];
+            memcpy(g->pending, g->setup[nxt], sizeof(int) * (size_t)g->nsetup[nxt]);
+        }
+    } else {
+        end_turn(g, t);
+    }
+}
+
+/* ------------------------------------------------------------------ applying a move */
+void kg_apply(KGame *g, const KTables *t, const KMove *m) {
+    int p = g->cur;
+    switch (m->kind) {
+        case MV_FACEUP: {
+            int i = m->a - 1, card = g->row[i];
+            if (card >= 0) g->hands[p][card]++;
+            g->row[i] = take_for_slot(g);
+            check_reset(g, t);
+            g->passes = 0;
+            if (g->phase == PH_TURN)
+                after_first_card(g, t, card == t->wild);
+            else
+                end_turn(g, t);
+            break;
+        }
+        case MV_BLIND: {
+            int card = take(g);
+            if (card >= 0) g->hands[p][card]++;
+            g->passes = 0;
+            if (g->phase == PH_TURN)
+                after_first_card(g, t, 0);
+            else
+                end_turn(g, t);
+            break;
+        }
+        case MV_STOP:
+            end_turn(g, t);
+            break;
+        case MV_CLAIM: {
+            int ri = m->a, color = m->b, k = m->c, L = t->rlen[ri], w = L - k;
+            /* paid in the move's card order (by name), each card to the discard */
+            int wild_first = color < 0 || t->name_rank[t->wild] < t->name_rank[color];
+            for (int pass = 0; pass < 2; pass++) {
+                if ((pass == 0) == wild_first) {
+                    g->hands[p][t->wild] -= w;
+                    for (int j = 0; j < w; j++) g->disc[g->ndisc++] = t->wild;
+                } else if (color >= 0) {
+                    g->hands[p][color] -= k;
+                    for (int j = 0; j < k; j++) g->disc[g->ndisc++] = color;
+                }
+            }
+            after_discard(g, t);
+            g->owners[ri] = p;
+            g->claims++;
+            g->last_claim = ri;
+            g->pieces[p] -= L;
+            g->scores[p] += t->points[L];
+            g->passes = 0;
+            end_turn(g, t);
+            break;
+        }
+        case MV_TICKETS: {
+            int k = t->draw_k < g->ntdeck ? t->draw_k : g->ntdeck;
+            for (int i = 0; i < k; i++) g->pending[i] = g->tdeck[g->ntdeck - 1 - i];
+            g->npending = k;
+            g->ntdeck -= k;
+            g->passes = 0;
+            g->phase = PH_KEEP;
+            break;
+        }
+        case MV_KEEP:
+            apply_keep(g, t, m->a);
+            break;
+        default: /* MV_PASS */
+            g->passes++;
+            end_turn(g, t);
+    }
+}
+
+/* ------------------------------------------------------------------ legal moves */
+int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p) {
+    if (g->owners[ri] >= 0) return 0;
+    int pr = t->partner[ri];
+    if (pr >= 0) {
+        int po = g->owners[pr];
+        if (po >= 0 && g->n < t->double_min) return 0;
+        if (po == p) return 0;
+    }
+    return 1;
+}
+
+/* cards.py basic_payment_options, in the engine's move order: by the move's cards, (name,
+ * count) pairs sorted by name, compared as tuples.  Each payment's key packs its pairs (the rank
+ * of the name + 1, then the count, 8 bits each; an absent second pair is 0, so a shorter tuple
+ * comes first) */
+static uint32_t pay_key(const KTables *t, const KMove *m) {
+    int L = t->rlen[m->a], w = L - m->c, color = m->b;
+    uint32_t wild = (uint32_t)(t->name_rank[t->wild] + 1) << 8 | (uint32_t)w;
+    if (color < 0) return wild << 16;
+    uint32_t own = (uint32_t)(t->name_rank[color] + 1) << 8 | (uint32_t)m->c;
+    if (!w) return own << 16;
+    return t->name_rank[t->wild] < t->name_rank[color] ? wild << 16 | own : own << 16 | wild;
+}
+
+int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
+    int L = t->rlen[ri], W = hand[t->wild], n = 0;
+    uint32_t key[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+    if (W >= L) out[n++] = (KMove){MV_CLAIM, ri, -1, 0};
+    int top = W < L - 1 ? W : L - 1;
+    int lo_c = t->rcolor[ri] < 0 ? 0 : t->rcolor[ri], hi_c = t->rcolor[ri] < 0 ? t->wild - 1 : t->rcolor[ri];
+    for (int ci = lo_c; ci <= hi_c; ci++) {
+        int c = hand[ci];
+        if (!c) continue;
+        int lo = c < L ? L - c : 0;
+        for (int k = lo; k <= top; k++) out[n++] = (KMove){MV_CLAIM, ri, ci, L - k};
+    }
+    for (int i = 0; i < n; i++) { /* insertion sort by key: a handful of payments */
+        KMove x = out[i];
+        uint32_t kx = pay_key(t, &x);
+        int j = i;
+        for (; j > 0 && key[j - 1] > kx; j--) {
+            out[j] = out[j - 1];
+            key[j] = key[j - 1];
+        }
+        out[j] = x;
+        key[j] = kx;
+    }
+    return n;
+}
+
+static int keep_min(const KGame *g, const KTables *t) {
+    int k = g->phase == PH_SETUP ? t->setup_keep : t->draw_keep;
+    return k < g->npending ? k : g->npending;
+}
+
+/* keeps in the engine's order: by their tickets' ids, as tuples (a stable sort of the masks) */
+static int keeps(const KGame *g, const KTables *t, int *out) {
+    int np = g->npending, need = keep_min(g, t), n = 0, by_id[KT_MAX_PENDING];
+    int ids[1 << KT_MAX_PENDING][KT_MAX_PENDING], len[1 << KT_MAX_PENDING];
+    for (int i = 0; i < np; i++) { /* the pending tickets' positions by id */
+        int j = i;
+        for (; j > 0 && t->tid[g->pending[by_id[j - 1]]] > t->tid[g->pending[i]]; j--) by_id[j] = by_id[j - 1];
+        by_id[j] = i;
+    }
+    for (int mask = 0; mask < 1 << np; mask++) {
+        int k = 0;
+        for (int i = 0; i < np; i++)
+            if (mask >> by_id[i] & 1) ids[mask][k++] = t->tid[g->pending[by_id[i]]];
+        len[mask] = k;
+        if (k < need) continue;
+        int j = n++;
+        for (; j > 0; j--) { /* insert after the keeps whose ids come first or are the same */
+            const int *x = ids[mask], *y = ids[out[j - 1]];
+            int ly = len[out[j - 1]], i = 0;
+            while (i < k && i < ly && x[i] == y[i]) i++;
+            if (i < k && i < ly ? x[i] > y[i] : k >= ly) break;
+            out[j] = out[j - 1];
+        }
+        out[j] = mask;
+    }
+    return n;
+}
+
+/* each route's number of payments for this hand: with W wilds and c cards of its colour, a
+ * route of length L pays in max(0, min(c + W + 1 - L, W + 1, L)) ways with that colour (none for
+ * a colour the hand lacks), a gray route in the sum of those over the colours, and either also
+ * all in wilds if W >= L; none above pieces.  Per length: A = min(W + 1, L), d = A - L, base =
+ * (W >= L) and the gray route's count (a sum in 16-bit lanes, for the compiler to vectorize). */
+typedef struct {
+    int A, d, base, gray;
+} PayLen;
+
+static void pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl) {
+    const int W = hand[t->wild];
+    int16_t c[KT_MAX_CARD_TYPES] = {0};
+    for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
+    for (int L = 1; L <= t->maxlen; L++) {
+        if (L > pieces) {
+            pl[L] = (PayLen){0, 0, 0, 0};
+            continue;
+        }
+        const int16_t A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L);
+        int16_t gray = 0;
+        for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
+            int16_t k = (int16_t)(c[ci] + d);
+            k = k < A ? k : A;
+            gray = (int16_t)(gray + (k > 0 ? k : 0));
+        }
+        pl[L] = (PayLen){A, d, W >= L, gray + (W >= L)};
+    }
+}
+
+static int pay_count(const PayLen *pl, const int *hand, int color, int L) {
+    if (color < 0) return pl[L].gray;
+    int k = hand[color] + pl[L].d;
+    k = k < pl[L].A ? k : pl[L].A;
+    return pl[L].base + (k > 0 ? k : 0);
+}
+
+/* the first moves of a turn in order: face-up cards and the blind draw (in a second pick,
+ * stopping); list holds KT_MAX_ROW + 2 */
+static int draws_list(const KGame *g, const KTables *t, KMove *list) {
+    int n = 0, second = g->phase == PH_SECOND;
+    for (int i = 0; i < t->row_size; i++) {
+        int c = g->row[i];
+        if (c >= 0 && !(second && c == t->wild)) list[n++] = (KMove){MV_FACEUP, i + 1, 0, 0};
+    }
+    if (any_cards(g)) list[n++] = (KMove){MV_BLIND, 0, 0, 0};
+    if (second && t->single_draw && n) list[n++] = (KMove){MV_STOP, 0, 0, 0};
+    return n;
+}
+
+/* Walk the legal moves in order: returns how many there are; the one at
+ * index want (if any) goes to out, and the walk stops there (returning a
+ * positive count). */
+static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+    int ph = g->phase;
+    if (ph == PH_SETUP || ph == PH_KEEP) {
+        int masks[1 << KT_MAX_PENDING];
+        int k = keeps(g, t, masks);
+        if (want >= 0 && want < k) *out = (KMove){MV_KEEP, masks[want], 0, 0};
+        return k;
+    }
+    if (ph != PH_TURN && ph != PH_SECOND) return 0;
+    KMove draws[KT_MAX_ROW + 2];
+    int n = draws_list(g, t, draws);
+    if (want >= 0 && want < n) *out = draws[want];
+    if (ph == PH_SECOND || (want >= 0 && want < n)) return n;
+    const int me = g->cur, *hand = g->hands[me];
+    PayLen pl[KT_MAX_LENGTH + 1];
+    pay_lengths(t, hand, g->pieces[me], pl);
+    for (int ri = 0; ri < t->nroutes; ri++) {
+        if (!kg_route_open_to(g, t, ri, me)) continue;
+        int k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
+        if (want >= n && want < n + k) {
+            KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+            kg_payments(t, hand, ri, pays);
+            *out = pays[want - n];
+            return n + k;
+        }
+        n += k;
+    }
+    if (g->ntdeck && n++ == want) *out = (KMove){MV_TICKETS, 0, 0, 0};
+    if (!n) {
+        if (want == 0) *out = (KMove){MV_PASS, 0, 0, 0};
+        n = 1;
+    }
+    return n;
+}
+
+int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -1, NULL); }
+
+int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out) > 0 ? 0 : -1; }
+
+/* ------------------------------------------------------------------ the random bot (bots.py RandomBot) */
+/* The bot draws an index below the number of legal moves and plays that move: the same count and
+ * the same order as legal_walk, but the claims counted from each seat's open routes by colour and
+ * length (kept up to date claim by claim), and walked only over the open routes. */
+static void kr_count(KRandom *r, const KTables *t, int p, int ri, int d) {
+    int L = t->rlen[ri], k = t->rcolor[ri];
+    r->routes[p][L] += d;
+    if (k >= 0)
+        r->payable[p][L][k] += (int16_t)d;
+    else
+        for (int c = 0; c < t->wild; c++) r->payable[p][L][c] += (int16_t)d;
+}
+
+static void kr_close(KRandom *r, const KTables *t, int p, int ri) {
+    uint64_t bit = (uint64_t)1 << (ri & 63);
+    if (!(r->open[p][ri >> 6] & bit)) return;
+    r->open[p][ri >> 6] &= ~bit;
+    kr_count(r, t, p, ri, -1);
+}
+
+static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
+    const int n = g->n;
+    if (r->claims >= 0 && r->claims == g->claims - 1) { /* one route claimed: closed, and maybe its double */
+        int ri = g->last_claim, q = g->owners[ri], pr = t->partner[ri], few = n < t->double_min;
+        for (int p = 0; p < n; p++) {
+            kr_close(r, t, p, ri);
+            if (pr >= 0 && (few || p == q)) kr_close(r, t, p, pr);
+        }
+    } else {
+        memset(r->open, 0, sizeof r->open);
+        memset(r->routes, 0, sizeof r->routes);
+        memset(r->payable, 0, sizeof r->payable);
+        for (int ri = 0; ri < t->nroutes; ri++)
+            for (int p = 0; p < n; p++)
+                if (kg_route_open_to(g, t, ri, p)) {
+                    r->open[p][ri >> 6] |= (uint64_t)1 << (ri & 63);
+                    kr_count(r, t, p, ri, 1);
+                }
+    }
+    r->claims = g->claims;
+}
+
+/* the claims open to the seat to move, as pay_count counts them: per length, each colour's
+ * ways times the open routes it can pay (its colour and gray), and the open routes once more
+ * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 8 ways) */
+static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
+    const int me = g->cur, *hand = g->hands[me], W = hand[t->wild];
+    const int top = t->maxlen < g->pieces[me] ? t->maxlen : g->pieces[me];
+    int16_t c[KT_MAX_CARD_TYPES] = {0};
+    for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
+    int total = 0;
+    for (int L = 1; L <= top; L++) {
+        const int16_t *m = r->payable[me][L], A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L);
+        int sum = 0;
+        for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
+            int16_t k = (int16_t)(c[ci] + d);
+            k = k < A ? k : A;
+            k = k > 0 ? k : 0;
+            sum += k * m[ci];
+        }
+        total += sum + (W >= L ? r->routes[me][L] : 0);
+    }
+    return total;
+}
+
+int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
+    KMove draws[KT_MAX_ROW + 2];
+    if (g->phase == PH_SETUP || g->phase == PH_KEEP) { /* ticket choices: the keeps, listed once */
+        int masks[1 << KT_MAX_PENDING], n = keeps(g, t, masks);
+        if (n <= 0) return -1;
+        *out = (KMove){MV_KEEP, masks[mt_below(&r->mt[g->cur], (uint32_t)n)], 0, 0};
+        return 0;
+    }
+    if (g->phase == PH_SECOND) { /* second picks: no claims */
+        int n = draws_list(g, t, draws);
+        if (n <= 0) return -1;
+        *out = draws[mt_below(&r->mt[g->cur], (uint32_t)n)];
+        return 0;
+    }
+    if (g->phase != PH_TURN) return -1;
+    if (r->claims != g->claims) kr_follow(r, g, t);
+    const int me = g->cur, *hand = g->hands[me];
+    PayLen pl[KT_MAX_LENGTH + 1];
+    int ndraws = draws_list(g, t, draws), claims = kr_claims(r, g, t);
+    int n = ndraws + claims + (g->ntdeck > 0);
+    if (!n) {
+        *out = (KMove){MV_PASS, 0, 0, 0};
+        mt_below(&r->mt[me], 1); /* the bot draws from its one move too */
+        return 0;
+    }
+    int want = (int)mt_below(&r->mt[me], (uint32_t)n);
+    if (want < ndraws) {
+        *out = draws[want];
+        return 0;
+    }
+    want -= ndraws;
+    if (want >= claims) {
+        *out = (KMove){MV_TICKETS, 0, 0, 0};
+        return 0;
+    }
+    pay_lengths(t, hand, g->pieces[me], pl);
+    for (int w = 0; w < (t->nroutes + 63) / 64; w++)
+        for (uint64_t bits = r->open[me][w]; bits; bits &= bits - 1) {
+            int ri = 64 * w + KT_CTZ64(bits), k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
+            if (want < k) {
+                KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+                kg_payments(t, hand, ri, pays);
+                *out = pays[want];
+                return 0;
+            }
+            want -= k;
+        }
+    return -1; /* cannot happen: the counts and the sets agree */
+}

@@ -1,0 +1,189 @@
+/* The compiled playout kernel of ttr_lab: shared declarations.
+ *
+ * The kernel is a second implementation of the rules of one family of
+ * editions (the USA family: USA, 1910, Mega Game, Big Cities) and of two
+ * policies (the playout policy, ttr_lab/bots/playout*.py, and the random bot),
+ * checked move for move against the Python engine (tests/test_kernel*.py).
+ * It reads an edition and a position only as flat int32 arrays built in
+ * Python (ttr_lab/bots/kernel/convert.py documents the layouts) and validated
+ * here before any work (kt_tables_read, kg_read): a malformed array is a
+ * ValueError naming the field, which Python turns into a TtrError.
+ *
+ * No global mutable state: an edition's tables are immutable once read,
+ * and every playout works on its own game, bots and scratch memory.
+ */
+#ifndef TTR_KERNEL_H
+#define TTR_KERNEL_H
+
+#include <stdint.h>
+
+#define KT_MAGIC_TABLES 0x54545231 /* "TTR1" */
+#define KT_MAGIC_STATE 0x54545253  /* "TTRS" */
+#define KT_VERSION 1
+
+#define KT_MAX_PLAYERS 5
+#define KT_MAX_CARD_TYPES 16
+#define KT_MAX_CITIES 128
+#define KT_MAX_ROUTES 256
+#define KT_MAX_TICKETS 512       /* a seat's tickets, the ticket deck */
+#define KT_MAX_TABLE_TICKETS 400 /* an edition's: a malformed setup deal can add 5 x 8 copies */
+#define KT_MAX_TICKET_ID 100000
+#define KT_MAX_CARDS 512
+#define KT_MAX_ROW 8
+#define KT_MAX_PENDING 8
+#define KT_MAX_LENGTH 8
+#define KT_MAX_PIECES 200
+#define KT_MAX_SCORE 100000
+#define KT_INF 0x3fffffff /* no path */
+
+/* phases, as ttr_lab.engine.phases.Phase numbers them */
+#define PH_SETUP 0
+#define PH_TURN 1
+#define PH_SECOND 2
+#define PH_KEEP 3
+#define PH_OVER 9
+
+/* moves, as recorded: kind, a, b, c */
+#define MV_PASS 0
+#define MV_FACEUP 1 /* a: slot (1-based) */
+#define MV_BLIND 2
+#define MV_STOP 3
+#define MV_CLAIM 4   /* a: route index, b: colour card (-1: wilds only), c: coloured cards; wilds = length - c */
+#define MV_TICKETS 5
+#define MV_KEEP 6 /* a: bit mask over the pending tickets (their order in the position) */
+
+typedef struct {
+    int kind, a, b, c;
+} KMove;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KT_CTZ64(x) __builtin_ctzll(x)
+#else
+static inline int KT_CTZ64(uint64_t x) { /* x != 0 */
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#endif
+
+/* ------------------------------------------------------------------ the edition's tables */
+typedef struct {
+    int ncities, nroutes, ncards, wild, nticket;
+    int row_size, pieces, end_threshold, final_turns, double_min;
+    int setup_deal, setup_keep, draw_k, draw_keep;
+    int lp_bonus, gt_bonus, tiebreak_path, max_resets, deal_row_late, single_draw;
+    int maxlen;
+    int points[KT_MAX_LENGTH + 1];
+    int inverse[KT_MAX_LENGTH * 20 + 1]; /* points -> length, 0 if none or ambiguous */
+    int max_points;
+    int composition[KT_MAX_CARD_TYPES];
+    int name_rank[KT_MAX_CARD_TYPES]; /* alphabetical rank of the card names (payment order) */
+    int total_cards;
+    /* routes, by index (ids increasing) */
+    int rid[KT_MAX_ROUTES], ra[KT_MAX_ROUTES], rb[KT_MAX_ROUTES], rlen[KT_MAX_ROUTES];
+    int rcolor[KT_MAX_ROUTES], partner[KT_MAX_ROUTES];
+    int by_length[KT_MAX_ROUTES]; /* route indices, longest first, then by index */
+    /* adjacency lists, in route order: city -> (other city, route) */
+    int adj_start[KT_MAX_CITIES + 1];
+    int adj_city[2 * KT_MAX_ROUTES], adj_route[2 * KT_MAX_ROUTES];
+    /* tickets, by index */
+    int tid[KT_MAX_TICKETS], ta[KT_MAX_TICKETS], tb[KT_MAX_TICKETS], tpoints[KT_MAX_TICKETS], tpenalty[KT_MAX_TICKETS];
+    int *ticket_of_id; /* id -> index or -1, KT_MAX_TICKET_ID + 1 entries */
+    /* the cheapest path on the empty board between every two cities */
+    int *static_len;  /* ncities * ncities: cars */
+    int *static_off;  /* ncities * ncities: offset into static_pool */
+    int *static_n;    /* ncities * ncities: routes */
+    int *static_pool;
+} KTables;
+
+/* ------------------------------------------------------------------ a game */
+typedef struct {
+    int n, phase, cur, first, turn, final_, passes, resets, shuffles;
+    int claims, last_claim; /* routes claimed since the position was read, the last one (the random bot follows) */
+    int row[KT_MAX_ROW];
+    int hands[KT_MAX_PLAYERS][KT_MAX_CARD_TYPES];
+    int owners[KT_MAX_ROUTES];
+    int pieces[KT_MAX_PLAYERS], scores[KT_MAX_PLAYERS];
+    int deck[KT_MAX_CARDS], ndeck; /* bottom to top */
+    int disc[KT_MAX_CARDS], ndisc;
+    int tickets[KT_MAX_PLAYERS][KT_MAX_TICKETS], ntickets[KT_MAX_PLAYERS]; /* ticket indices */
+    int pending[KT_MAX_PENDING], npending;
+    int setup[KT_MAX_PLAYERS][KT_MAX_PENDING], nsetup[KT_MAX_PLAYERS], has_setup;
+    int tdeck[KT_MAX_TICKETS], ntdeck; /* bottom to top */
+    /* the game's seed as its shuffles name it: "ttr_lab:<seed>:" */
+    char prefix[96];
+    int prefix_len;
+} KGame;
+
+/* ------------------------------------------------------------------ generators (_rng.c) */
+typedef struct {
+    uint32_t mt[624];
+    int mti; /* the next word to regenerate and draw */
+} KMT;
+
+uint64_t splitmix_next(uint64_t *state);
+double splitmix_random(uint64_t *state);
+uint64_t splitmix_below(uint64_t *state, uint64_t n);
+void mt_seed_words(KMT *m, const uint32_t *key, int n);
+int mt_seed_bytes(KMT *m, const unsigned char *all, int total);
+int mt_seed_bytes_many(KMT *ms, int count, const unsigned char *const *all, const int *totals);
+int mt_seed_text(KMT *m, const char *text, int len);
+uint32_t mt_below(KMT *m, uint32_t n);
+void mt_shuffle(KMT *m, int *x, int n);
+
+/* ------------------------------------------------------------------ reading (_read.c) */
+/* each returns 0, or -1 with a message in err (the field and what is wrong) */
+int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errlen);
+void kt_tables_free(KTables *t);
+int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char *prefix, int prefix_len, char *err,
+            int errlen);
+
+int kt_path(const KTables *t, const int *cost, int a, int b, int *out, int *nout);
+
+/* ------------------------------------------------------------------ the rules (_engine.c) */
+int kg_shuffle_deck(KGame *g); /* the discard becomes the deck (A2); returns the new deck size */
+void kg_apply(KGame *g, const KTables *t, const KMove *m);
+int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p);
+int kg_payments(const KTables *t, const int *hand, int ri, KMove *out); /* sorted; out holds ncards * maxlen + 1 */
+int kg_legal_count(const KGame *g, const KTables *t);
+int kg_first_legal(const KGame *g, const KTables *t, KMove *out);
+
+/* ------------------------------------------------------------------ scoring (_score.c) */
+typedef struct {
+    int total[KT_MAX_PLAYERS];
+    int completed[KT_MAX_PLAYERS];
+    int longest[KT_MAX_PLAYERS];
+    int winners; /* bit mask of seats */
+    uint64_t ticket_done[KT_MAX_PLAYERS][(KT_MAX_TICKETS + 63) / 64]; /* by position in the seat's tickets */
+} KScore;
+
+void kg_score(const KGame *g, const KTables *t, KScore *out);
+
+/* ------------------------------------------------------------------ the policies (_policy.c, _random.c) */
+typedef struct KBot KBot;
+typedef struct {
+    KBot *bots;
+    int *pool; /* scratch for the bots' paths */
+} KPolicyWork;
+
+int kp_work_init(KPolicyWork *w, const KTables *t, const KGame *g, const uint64_t *seeds);
+void kp_work_free(KPolicyWork *w);
+int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out);
+
+/* the random bot's seats: their generators, and for each seat the routes open to it
+ * (owners and doubles; not its pieces), as a bit set, counted by length, and counted by
+ * length and colour (the routes of that colour and the gray ones) */
+typedef struct {
+    KMT mt[KT_MAX_PLAYERS];
+    int claims; /* g->claims when the sets were made; -1: not yet */
+    uint64_t open[KT_MAX_PLAYERS][KT_MAX_ROUTES / 64];
+    int routes[KT_MAX_PLAYERS][KT_MAX_LENGTH + 1]; /* [seat][length] */
+    int16_t payable[KT_MAX_PLAYERS][KT_MAX_LENGTH + 1][KT_MAX_CARD_TYPES]; /* [seat][length][colour]: its and gray */
+} KRandom;
+
+int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out);
+
+#endif

@@ -1,0 +1,558 @@
+/* The playout policy (ttr_lab/bots/playout/: __init__.py, plan.py, tables.py,
+ * tickets.py) for the USA family, decision for decision: the same
+ * plan kept across plies and checked only when the scores change, the same
+ * claims, draws and ticket choices, the same ties, the same floating-point
+ * expressions (built without contraction: -ffp-contract=off).  Each bot
+ * reads only what its seat's view shows: its hand and tickets, the public
+ * board, the counts of the piles.  Its splitmix64 generator is drawn only
+ * where the Python policy draws (never in this family).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_kernel.h"
+
+#define ANY (KT_MAX_CARD_TYPES - 1) /* the key of a gray route's cards when no colour is held */
+#define NKEYS KT_MAX_CARD_TYPES
+
+struct KBot {
+    uint64_t rng;
+    int has_sig, sig[KT_MAX_PLAYERS], stale;
+    int plan[KT_MAX_ROUTES], nplan;
+    int alt[KT_MAX_ROUTES]; /* planned route -> the other side of its double, open too; else -1 */
+    int goal[2], ngoal, has_goal_sig, goal_sig[KT_MAX_PLAYERS];
+    int trains, lowest, done;
+    int pieces_of[KT_MAX_PLAYERS], has_pieces_of;
+    int *path_off, *path_n; /* per ticket index: its path in pool (path_n -1: none) */
+    int *pool[2], which, cap;
+};
+
+int kp_work_init(KPolicyWork *w, const KTables *t, const KGame *g, const uint64_t *seeds) {
+    /* a seat holds at most the tickets it has and those still to be dealt or drawn; each
+     * one's path is at most ncities - 1 routes */
+    int n = g->n, more = g->npending + g->ntdeck, most = 0;
+    if (n < 1 || n > KT_MAX_PLAYERS) return -1;
+    for (int p = 0; p < n; p++)
+        if (g->has_setup && g->nsetup[p] > most) most = g->nsetup[p];
+    int held = 0;
+    for (int p = 0; p < n; p++)
+        if (g->ntickets[p] > held) held = g->ntickets[p];
+    int cap = (held + more + most + 1) * t->ncities;
+    w->bots = calloc((size_t)n, sizeof(KBot));
+    w->pool = malloc(sizeof(int) * (size_t)n * (2 * (size_t)t->nticket + 2 * (size_t)cap));
+    if (!w->bots || !w->pool) {
+        kp_work_free(w);
+        return -1;
+    }
+    int *mem = w->pool;
+    for (int p = 0; p < n; p++) {
+        KBot *b = &w->bots[p];
+        b->rng = seeds[p];
+        b->stale = 1;
+        for (int i = 0; i < KT_MAX_ROUTES; i++) b->alt[i] = -1;
+        b->path_off = mem;
+        b->path_n = mem + t->nticket;
+        b->pool[0] = mem + 2 * t->nticket;
+        b->pool[1] = b->pool[0] + cap;
+        b->cap = cap;
+        mem += 2 * t->nticket + 2 * cap;
+        for (int i = 0; i < t->nticket; i++) b->path_n[i] = -1;
+    }
+    return 0;
+}
+
+void kp_work_free(KPolicyWork *w) {
+    free(w->bots);
+    free(w->pool);
+    w->bots = NULL;
+    w->pool = NULL;
+}
+
+/* ------------------------------------------------------------------ cards (playout/tables.py) */
+static void hand_have(const KTables *t, const int *h, int *have) {
+    memset(have, 0, sizeof(int) * NKEYS);
+    for (int c = 0; c < t->wild; c++) have[c] = h[c];
+}
+
+static int affordable(const KTables *t, const int *have, int W, int ri) {
+    int L = t->rlen[ri];
+    if (t->rcolor[ri] >= 0) return have[t->rcolor[ri]] + W >= L;
+    if (W >= L) return 1;
+    for (int c = 0; c < t->wild; c++)
+        if (have[c] > 0 && have[c] + W >= L) return 1;
+    return 0;
+}
+
+/* the claim with the fewest wilds, first in the engine's order; with surplus,
+ * only payments without wilds within it */
+static int cheapest_payment(const KGame *g, const KTables *t, int ri, const int *surplus, KMove *out) {
+    KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
+    int n = kg_payments(t, g->hands[g->cur], ri, pays), best = -1, best_w = 0;
+    for (int i = 0; i < n; i++) {
+        int w = t->rlen[ri] - pays[i].c;
+        if (surplus && (w || pays[i].b < 0 || surplus[pays[i].b] < pays[i].c)) continue;
+        if (best < 0 || w < best_w) {
+            best = i;
+            best_w = w;
+        }
+    }
+    if (best < 0) return 0;
+    *out = pays[best];
+    return 1;
+}
+
+/* ------------------------------------------------------------------ the plan (playout/plan.py) */
+static void needs(const KBot *b, const KTables *t, const int *have, const int *routes, int nr, int *need) {
+    int grays[KT_MAX_ROUTES], ng = 0;
+    memset(need, 0, sizeof(int) * NKEYS);
+    for (int i = 0; i < nr; i++) {
+        int ri = routes[i], k = t->rcolor[ri];
+        if (k < 0) {
+            grays[ng++] = ri;
+            continue;
+        }
+        int p = b->alt[ri];
+        if (p >= 0 && t->rcolor[p] >= 0) {
+            int k2 = t->rcolor[p];
+            if (have[k2] - need[k2] > have[k] - need[k]) k = k2;
+        }
+        need[k] += t->rlen[ri];
+    }
+    for (int i = 0; i < ng; i++) {
+        int best = ANY, most = 0;
+        for (int c = 0; c < t->wild; c++)
+            if (have[c] > 0 && have[c] - need[c] > most) {
+                best = c;
+                most = have[c] - need[c];
+            }
+        need[best] += t->rlen[grays[i]];
+    }
+}
+
+static void costs(const KGame *g, const KTables *t, int me, int *cost) {
+    for (int ri = 0; ri < t->nroutes; ri++) {
+        int o = g->owners[ri];
+        cost[ri] = o < 0 ? t->rlen[ri] : o == me ? 0 : -1;
+    }
+    int close = g->n < t->double_min;
+    for (int ri = 0; ri < t->nroutes; ri++) { /* the edition's closed_routes: the free side of a claimed double */
+        int o = g->owners[ri], p = t->partner[ri];
+        if (o >= 0 && p >= 0 && (o == me || close) && g->owners[p] < 0) cost[p] = -1;
+    }
+}
+
+static void alternates(KBot *b, const KGame *g, const KTables *t, int me) {
+    for (int i = 0; i < t->nroutes; i++) b->alt[i] = -1;
+    for (int i = 0; i < b->nplan; i++) {
+        int ri = b->plan[i], p = t->partner[ri];
+        if (p >= 0 && kg_route_open_to(g, t, p, me)) b->alt[ri] = p;
+    }
+}
+
+static void sort_plan(KBot *b, const KTables *t) {
+    for (int i = 1; i < b->nplan; i++)
+        for (int j = i; j > 0; j--) {
+            int x = b->plan[j], y = b->plan[j - 1];
+            if (t->rlen[x] > t->rlen[y] || (t->rlen[x] == t->rlen[y] && x < y)) {
+                b->plan[j] = y;
+                b->plan[j - 1] = x;
+            } else {
+                break;
+            }
+        }
+}
+
+/* the seat's tickets by value, most first, then by id */
+static int tickets_by_value(const KGame *g, const KTables *t, int me, int *out) {
+    int n = g->ntickets[me];
+    for (int i = 0; i < n; i++) {
+        int x = g->tickets[me][i], j = i;
+        while (j > 0 && (t->tpoints[out[j - 1]] < t->tpoints[x] ||
+                         (t->tpoints[out[j - 1]] == t->tpoints[x] && t->tid[out[j - 1]] > t->tid[x]))) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+    return n;
+}
+
+static void replan(KBot *b, const KGame *g, const KTables *t, int me) {
+    int cost[KT_MAX_ROUTES], order[KT_MAX_TICKETS], buf[KT_MAX_CITIES];
+    costs(g, t, me, cost);
+    int pieces = b->trains, planned = 0, used = 0;
+    int *pool = b->pool[1 - b->which], *old = b->pool[b->which];
+    b->nplan = 0;
+    int nt = tickets_by_value(g, t, me, order);
+    for (int i = 0; i < nt; i++) {
+        int ti = order[i], d = 0, nr = 0, ok = b->path_n[ti] >= 0;
+        const int *routes = buf;
+        if (ok) {
+            routes = old + b->path_off[ti];
+            nr = b->path_n[ti];
+            for (int j = 0; j < nr; j++) {
+                if (cost[routes[j]] < 0) ok = 0;
+                d += cost[routes[j]];
+            }
+        }
+        if (!ok) {
+            d = kt_path(t, cost, t->ta[ti], t->tb[ti], buf, &nr);
+            routes = buf;
+        }
+        if (d >= KT_INF) {
+            b->path_n[ti] = -1;
+            continue;
+        }
+        if (used + nr > b->cap) nr = b->cap - used; /* cannot happen: cap holds every ticket's path */
+        memcpy(pool + used, routes, sizeof(int) * (size_t)nr);
+        b->path_off[ti] = used;
+        b->path_n[ti] = nr;
+        used += nr;
+        if (0 < d && d <= pieces - planned)
+            for (int j = 0; j < nr; j++) {
+                int ri = pool[b->path_off[ti] + j];
+                if (cost[ri] > 0) {
+                    b->plan[b->nplan++] = ri;
+                    planned += t->rlen[ri];
+                    cost[ri] = 0;
+                }
+            }
+    }
+    b->which = 1 - b->which;
+    sort_plan(b, t);
+    b->done = !b->nplan;
+    alternates(b, g, t, me);
+}
+
+/* keep the plan up to date (PlayoutPlan._check) */
+static void check(KBot *b, const KGame *g, const KTables *t, int me) {
+    int n = g->n, has_old = b->has_sig, old[KT_MAX_PLAYERS];
+    if (has_old && !memcmp(b->sig, g->scores, sizeof(int) * (size_t)n) && !b->stale) return;
+    memcpy(old, b->sig, sizeof old);
+    memcpy(b->sig, g->scores, sizeof(int) * (size_t)n);
+    b->has_sig = 1;
+    int lengths = -1; /* bit mask of the lengths claimed, -1: unknown (look at everything) */
+    if (has_old && !b->stale) {
+        lengths = 0;
+        for (int q = 0; q < n; q++) {
+            int diff = g->scores[q] - old[q];
+            if (!diff) continue;
+            int L = diff > 0 && diff <= t->max_points ? t->inverse[diff] : 0;
+            if (!L) {
+                lengths = -1;
+                break;
+            }
+            lengths |= 1 << L;
+            b->pieces_of[q] -= L;
+        }
+    }
+    if (lengths < 0) {
+        memcpy(b->pieces_of, g->pieces, sizeof(int) * (size_t)n);
+        b->has_pieces_of = 1;
+    }
+    if (lengths < 0 || g->scores[me] != old[me]) b->trains = b->pieces_of[me];
+    b->lowest = KT_INF;
+    for (int q = 0; q < n; q++)
+        if (q != me && b->pieces_of[q] < b->lowest) b->lowest = b->pieces_of[q];
+    if (b->stale) {
+        b->stale = 0;
+        replan(b, g, t, me);
+        return;
+    }
+    int keep = 0, nplan = b->nplan;
+    for (int i = 0; i < nplan; i++) {
+        int ri = b->plan[i];
+        if ((lengths < 0 || (lengths >> t->rlen[ri] & 1)) && !kg_route_open_to(g, t, ri, me)) {
+            if (g->owners[ri] == me) continue; /* claimed it */
+            replan(b, g, t, me);
+            return;
+        }
+        b->plan[keep++] = ri;
+    }
+    int changed = keep != nplan, alt_hit = 0;
+    b->nplan = keep;
+    b->done = !keep;
+    for (int i = 0; i < keep && lengths >= 0; i++)
+        if (b->alt[b->plan[i]] >= 0 && (lengths >> t->rlen[b->plan[i]] & 1)) alt_hit = 1;
+    if (changed || lengths < 0 || alt_hit) alternates(b, g, t, me);
+}
+
+/* ------------------------------------------------------------------ decisions (playout.py) */
+static int goal(KBot *b, const KGame *g, const KTables *t, const int *have, int me, int *out) {
+    double score[60];
+    int ri_of[60], ns = 0, W = g->hands[me][t->wild];
+    int lim = t->nroutes < 60 ? t->nroutes : 60;
+    for (int i = 0; i < lim; i++) {
+        int ri = t->by_length[i], L = t->rlen[ri];
+        if (b->trains < L || L < 3) continue;
+        if (g->owners[ri] >= 0 || !kg_route_open_to(g, t, ri, me)) continue;
+        int held = 0;
+        if (t->rcolor[ri] < 0) {
+            for (int c = 0; c < t->wild; c++)
+                if (have[c] > 0 && have[c] > held) held = have[c];
+        } else {
+            held = have[t->rcolor[ri]];
+        }
+        int m = L < held + W ? L : held + W;
+        double s = -((double)m / L) - (double)L / 10;
+        int j = ns++; /* insertion by (score, route) */
+        while (j > 0 && (score[j - 1] > s || (score[j - 1] == s && ri_of[j - 1] > ri))) {
+            score[j] = score[j - 1];
+            ri_of[j] = ri_of[j - 1];
+            j--;
+        }
+        score[j] = s;
+        ri_of[j] = ri;
+    }
+    int k = 0;
+    for (int i = 0; i < ns && k < 2; i++)
+        if (!k || t->rcolor[ri_of[i]] != t->rcolor[out[0]]) out[k++] = ri_of[i];
+    return k;
+}
+
+static int points(KBot *b, const KGame *g, const KTables *t, const int *have0, int W, int trains, const int *need,
+                  int shortest, KMove *out) {
+    int me = g->cur, sur[NKEYS];
+    const int *have = have0, *surplus = NULL;
+    unsigned char planned[KT_MAX_ROUTES] = {0};
+    if (need) {
+        for (int k = 0; k < NKEYS; k++) sur[k] = have0[k] > need[k] ? have0[k] - need[k] : 0;
+        have = surplus = sur;
+        W = 0;
+    }
+    for (int i = 0; i < b->nplan; i++) planned[b->plan[i]] = 1;
+    for (int i = 0; i < t->nroutes; i++) {
+        int ri = t->by_length[i], L = t->rlen[ri];
+        if (trains < L || planned[ri] || !affordable(t, have, W, ri)) continue;
+        if (shortest > L) return 0;
+        if (g->owners[ri] >= 0 || !kg_route_open_to(g, t, ri, me)) continue;
+        if (cheapest_payment(g, t, ri, surplus, out)) return 1;
+    }
+    return 0;
+}
+
+static int draw(KBot *b, const KGame *g, const KTables *t, const int *have, int second, KMove *out) {
+    int need[NKEYS], lack[NKEYS], nlack = 0, sumlack = 0, me = g->cur;
+    if (b->done) {
+        if (!b->has_goal_sig || memcmp(b->goal_sig, b->sig, sizeof(int) * (size_t)g->n)) {
+            memcpy(b->goal_sig, b->sig, sizeof b->goal_sig);
+            b->has_goal_sig = 1;
+            b->ngoal = goal(b, g, t, have, me, b->goal);
+        }
+        needs(b, t, have, b->goal, b->ngoal, need);
+    } else {
+        needs(b, t, have, b->plan, b->nplan, need);
+    }
+    for (int k = 0; k < NKEYS; k++) {
+        lack[k] = need[k] > have[k] ? need[k] - have[k] : 0;
+        if (lack[k]) {
+            nlack++;
+            sumlack += lack[k];
+        }
+    }
+    int best_want = 0, best_slot = 0, wild_slot = 0;
+    for (int i = 0; i < t->row_size; i++) {
+        int c = g->row[i];
+        if (c < 0) continue;
+        if (c == t->wild) {
+            if (!wild_slot) wild_slot = i + 1;
+            continue;
+        }
+        int want = lack[c] ? lack[c] : lack[ANY] ? 1 : 0;
+        if (want && (!best_slot || want > best_want)) {
+            best_want = want;
+            best_slot = i + 1;
+        }
+    }
+    if (best_slot) {
+        *out = (KMove){MV_FACEUP, best_slot, 0, 0};
+        return 0;
+    }
+    if (!second && wild_slot && nlack > 0 && nlack <= 3 && sumlack >= 2) {
+        *out = (KMove){MV_FACEUP, wild_slot, 0, 0};
+        return 0;
+    }
+    if (g->ndeck || g->ndisc) {
+        *out = (KMove){MV_BLIND, 0, 0, 0};
+        return 0;
+    }
+    for (int i = 0; i < t->row_size; i++) { /* the legal moves: the first face-up card, stopping, the first move */
+        int c = g->row[i];
+        if (c >= 0 && !(second && c == t->wild)) {
+            *out = (KMove){MV_FACEUP, i + 1, 0, 0};
+            return 0;
+        }
+    }
+    if (second && t->single_draw) return -1; /* no card to take: the engine lists no move (Python fails too) */
+    return kg_first_legal(g, t, out);
+}
+
+static int turn(KBot *b, const KGame *g, const KTables *t, KMove *out) {
+    int me = g->cur, have[NKEYS], need[NKEYS];
+    const int *h = g->hands[me];
+    int W = h[t->wild], trains = b->trains;
+    hand_have(t, h, have);
+    for (int i = 0; i < b->nplan; i++) {
+        int ri = b->plan[i];
+        if (trains < t->rlen[ri]) continue;
+        int sides[2] = {ri, b->alt[ri]};
+        for (int s = 0; s < 2; s++)
+            if (sides[s] >= 0 && affordable(t, have, W, sides[s]) && cheapest_payment(g, t, sides[s], NULL, out))
+                return 0;
+    }
+    int left = g->final_, lowest = b->lowest, end = t->end_threshold;
+    int ending = left >= 0 || lowest <= end + 2, hopeless = 0;
+    if (ending && b->nplan) {
+        needs(b, t, have, b->plan, b->nplan, need);
+        int lack = 0;
+        for (int k = 0; k < NKEYS; k++)
+            if (need[k] > have[k]) lack += need[k] - have[k];
+        int turns = b->nplan + (lack + 1) / 2;
+        int mine_left = left < 0 ? KT_INF : (left + g->n - 1) / g->n;
+        hopeless = turns > mine_left || (lowest <= end + 2 && turns > 3);
+    }
+    if (hopeless || (b->done && ending)) {
+        if (points(b, g, t, have, W, trains, NULL, 1, out)) return 0;
+    } else if (b->done) {
+        if (lowest > end + 13 && trains >= 18 && g->ntdeck) {
+            *out = (KMove){MV_TICKETS, 0, 0, 0};
+            return 0;
+        }
+        if (points(b, g, t, have, W, trains, NULL, trains < 4 ? trains : 4, out)) return 0;
+        return draw(b, g, t, have, 0, out);
+    } else {
+        int total = 0;
+        for (int c = 0; c < t->ncards; c++) total += h[c];
+        if (total >= 24) {
+            needs(b, t, have, b->plan, b->nplan, need);
+            int spare = trains;
+            for (int i = 0; i < b->nplan; i++) spare -= t->rlen[b->plan[i]];
+            if (points(b, g, t, have, W, spare, need, 3, out)) return 0;
+        }
+    }
+    return draw(b, g, t, have, 0, out);
+}
+
+/* ------------------------------------------------------------------ tickets (playout/tickets.py) */
+static double cars(const KTables *t, const int sets[][KT_MAX_ROUTES], const int *sizes, const int *inf, const int *ids,
+                   int k) {
+    unsigned char in[KT_MAX_ROUTES] = {0};
+    int total = 0;
+    for (int i = 0; i < k; i++) {
+        if (inf[ids[i]]) return INFINITY;
+        for (int j = 0; j < sizes[ids[i]]; j++)
+            if (!in[sets[ids[i]][j]]) {
+                in[sets[ids[i]][j]] = 1;
+                total += t->rlen[sets[ids[i]][j]];
+            }
+    }
+    return (double)total;
+}
+
+static int keep_choice(KBot *b, const KGame *g, const KTables *t, KMove *out) {
+    int sets[KT_MAX_PENDING][KT_MAX_ROUTES], sizes[KT_MAX_PENDING], inf[KT_MAX_PENDING];
+    int np = g->npending, me = g->cur, setup = g->phase == PH_SETUP;
+    int need = (setup ? t->setup_keep : t->draw_keep) < np ? (setup ? t->setup_keep : t->draw_keep) : np;
+    int pieces;
+    if (setup) { /* each ticket's path on the empty board (none: no cars, as in Python) */
+        pieces = t->pieces;
+        for (int i = 0; i < np; i++) {
+            int ti = g->pending[i], k = t->ta[ti] * t->ncities + t->tb[ti];
+            inf[i] = 0;
+            sizes[i] = t->static_n[k];
+            memcpy(sets[i], t->static_pool + t->static_off[k], sizeof(int) * (size_t)sizes[i]);
+        }
+    } else {
+        int cost[KT_MAX_ROUTES], buf[KT_MAX_CITIES], nr;
+        check(b, g, t, me);
+        pieces = b->trains;
+        for (int i = 0; i < b->nplan; i++) pieces -= t->rlen[b->plan[i]];
+        costs(g, t, me, cost);
+        for (int i = 0; i < b->nplan; i++) cost[b->plan[i]] = 0;
+        for (int i = 0; i < np; i++) {
+            int ti = g->pending[i];
+            int d = kt_path(t, cost, t->ta[ti], t->tb[ti], buf, &nr);
+            inf[i] = d >= KT_INF;
+            sizes[i] = 0;
+            for (int j = 0; !inf[i] && j < nr; j++)
+                if (cost[buf[j]] > 0) sets[i][sizes[i]++] = buf[j];
+        }
+    }
+    /* the best set of `need` tickets: (value, ids) greatest */
+    int ids_of[KT_MAX_PENDING], best[KT_MAX_PENDING], have_best = 0;
+    double best_v = 0;
+    for (int i = 0; i < np; i++) ids_of[i] = t->tid[g->pending[i]];
+    for (int mask = 0; mask < 1 << np; mask++) {
+        if (__builtin_popcount((unsigned)mask) != need) continue;
+        int pos[KT_MAX_PENDING], k = 0, pts = 0;
+        for (int i = 0; i < np; i++)
+            if (mask >> i & 1) pos[k++] = i;
+        for (int i = 1; i < k; i++) /* by id */
+            for (int j = i; j > 0 && ids_of[pos[j]] < ids_of[pos[j - 1]]; j--) {
+                int x = pos[j];
+                pos[j] = pos[j - 1];
+                pos[j - 1] = x;
+            }
+        for (int i = 0; i < k; i++) pts += t->tpoints[g->pending[pos[i]]];
+        double c = cars(t, sets, sizes, inf, pos, k);
+        double over = c - (setup ? 0.8 : 0.5) * pieces;
+        double value = (double)pts - 0.6 * c - 3 * (over > 0.0 ? over : 0.0);
+        int better = !have_best || value > best_v;
+        if (have_best && value == best_v) {
+            for (int i = 0; i < k; i++)
+                if (ids_of[pos[i]] != ids_of[best[i]]) {
+                    better = ids_of[pos[i]] > ids_of[best[i]];
+                    break;
+                }
+        }
+        if (better) {
+            have_best = 1;
+            best_v = value;
+            memcpy(best, pos, sizeof(int) * (size_t)k);
+        }
+    }
+    int chosen[KT_MAX_PENDING], nc = need, order[KT_MAX_PENDING];
+    memcpy(chosen, best, sizeof(int) * (size_t)need);
+    for (int i = 0; i < np; i++) { /* by value, most first (a stable sort) */
+        int j = i;
+        while (j > 0 && t->tpoints[g->pending[order[j - 1]]] < t->tpoints[g->pending[i]]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int oi = 0; oi < np; oi++) {
+        int i = order[oi], in = 0;
+        for (int j = 0; j < nc; j++) in |= chosen[j] == i;
+        if (in) continue;
+        double before = cars(t, sets, sizes, inf, chosen, nc);
+        chosen[nc] = i;
+        double after = cars(t, sets, sizes, inf, chosen, nc + 1);
+        double extra = after - before;
+        if (extra <= 3 + 0.2 * t->tpoints[g->pending[i]] && after <= 0.6 * pieces) nc++;
+    }
+    int mask = 0;
+    for (int j = 0; j < nc; j++) mask |= 1 << chosen[j];
+    *out = (KMove){MV_KEEP, mask, 0, 0};
+    b->stale = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ a decision */
+int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out) {
+    KBot *b = &w->bots[g->cur];
+    int me = g->cur;
+    if (g->phase == PH_TURN || g->phase == PH_SECOND) {
+        check(b, g, t, me);
+        if (g->phase == PH_SECOND) {
+            int have[NKEYS];
+            hand_have(t, g->hands[me], have);
+            return draw(b, g, t, have, 1, out);
+        }
+        return turn(b, g, t, out);
+    }
+    if (g->phase != PH_SETUP && g->phase != PH_KEEP) return -1;
+    if (kg_legal_count(g, t) == 1) return kg_first_legal(g, t, out);
+    return keep_choice(b, g, t, out);
+}

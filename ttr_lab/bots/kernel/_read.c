@@ -1,0 +1,355 @@
+/* Reading an edition's tables and a position from the flat int32 arrays
+ * ttr_lab/bots/kernel/convert.py builds (the layouts are documented there).
+ *
+ * Everything is checked before it is used: sizes, ranges, that every card
+ * of the edition is somewhere exactly once, that no ticket is in two
+ * places.  A failure returns -1 with the field and the problem in err.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_kernel.h"
+
+#define FAIL(...)                             \
+    do {                                      \
+        snprintf(err, (size_t)errlen, __VA_ARGS__); \
+        return -1;                            \
+    } while (0)
+
+typedef struct {
+    const int32_t *a;
+    int64_t n, i;
+} Reader;
+
+static int next(Reader *r, int *out) {
+    if (r->i >= r->n) return -1;
+    *out = (int)r->a[r->i++];
+    return 0;
+}
+
+#define READ(var, lo, hi, what)                                                                         \
+    do {                                                                                                \
+        if (next(&r, &(var))) FAIL("%s: the array ends at %lld ints", what, (long long)r.n);          \
+        if ((var) < (lo) || (var) > (hi)) FAIL("%s is %d, not from %d to %d", what, (var), (lo), (hi)); \
+    } while (0)
+
+/* ------------------------------------------------------------------ shortest paths */
+/* A binary heap of (distance, city), smallest first, as Python's heapq orders the tuples. */
+typedef struct {
+    int d[2 * KT_MAX_ROUTES + 2], u[2 * KT_MAX_ROUTES + 2];
+    int n;
+} Heap;
+
+static int less(const Heap *h, int i, int j) { return h->d[i] < h->d[j] || (h->d[i] == h->d[j] && h->u[i] < h->u[j]); }
+
+static void swap(Heap *h, int i, int j) {
+    int d = h->d[i], u = h->u[i];
+    h->d[i] = h->d[j];
+    h->u[i] = h->u[j];
+    h->d[j] = d;
+    h->u[j] = u;
+}
+
+static void heap_push(Heap *h, int d, int u) {
+    int i = h->n++;
+    h->d[i] = d;
+    h->u[i] = u;
+    while (i > 0 && less(h, i, (i - 1) / 2)) {
+        swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void heap_pop(Heap *h, int *d, int *u) {
+    *d = h->d[0];
+    *u = h->u[0];
+    h->n--;
+    h->d[0] = h->d[h->n];
+    h->u[0] = h->u[h->n];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && less(h, l, m)) m = l;
+        if (r < h->n && less(h, r, m)) m = r;
+        if (m == i) break;
+        swap(h, i, m);
+        i = m;
+    }
+}
+
+/* The cheapest a-b path with per-route costs (negative: closed), as the
+ * playout policy's _path finds it: returns the cost (KT_INF if none) and
+ * the routes from b back to a in out (at most ncities - 1 of them). */
+int kt_path(const KTables *t, const int *cost, int a, int b, int *out, int *nout) {
+    int dist[KT_MAX_CITIES], back_u[KT_MAX_CITIES], back_r[KT_MAX_CITIES];
+    Heap h;
+    for (int i = 0; i < t->ncities; i++) dist[i] = KT_INF;
+    dist[a] = 0;
+    h.n = 0;
+    heap_push(&h, 0, a);
+    *nout = 0;
+    while (h.n) {
+        int d, u;
+        heap_pop(&h, &d, &u);
+        if (u == b) {
+            int k = 0;
+            while (u != a) {
+                out[k++] = back_r[u];
+                u = back_u[u];
+            }
+            *nout = k;
+            return d;
+        }
+        if (d > dist[u]) continue;
+        for (int e = t->adj_start[u]; e < t->adj_start[u + 1]; e++) {
+            int v = t->adj_city[e], ri = t->adj_route[e], c = cost[ri];
+            if (c >= 0 && d + c < dist[v]) {
+                dist[v] = d + c;
+                back_u[v] = u;
+                back_r[v] = ri;
+                if (h.n < (int)(sizeof h.d / sizeof h.d[0])) heap_push(&h, d + c, v);
+            }
+        }
+    }
+    return KT_INF;
+}
+
+/* ------------------------------------------------------------------ the edition */
+static int by_length_cmp(const void *x, const void *y, const KTables *t) {
+    int i = *(const int *)x, j = *(const int *)y;
+    if (t->rlen[i] != t->rlen[j]) return t->rlen[j] - t->rlen[i];
+    return i - j;
+}
+
+int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errlen) {
+    Reader r = {a, n, 0};
+    int v;
+    memset(t, 0, sizeof *t);
+    READ(v, KT_MAGIC_TABLES, KT_MAGIC_TABLES, "tables: magic");
+    READ(v, KT_VERSION, KT_VERSION, "tables: version");
+    READ(v, 1, 1, "tables: rules family");
+    READ(t->ncities, 2, KT_MAX_CITIES, "tables: cities");
+    READ(t->nroutes, 1, KT_MAX_ROUTES, "tables: routes");
+    READ(t->ncards, 2, KT_MAX_CARD_TYPES, "tables: card types");
+    READ(t->wild, t->ncards - 1, t->ncards - 1, "tables: the wild card (the last type)");
+    READ(t->nticket, 0, KT_MAX_TABLE_TICKETS, "tables: tickets");
+    READ(t->row_size, 1, KT_MAX_ROW, "tables: row size");
+    READ(t->pieces, 1, KT_MAX_PIECES, "tables: pieces");
+    READ(t->end_threshold, 0, t->pieces, "tables: end threshold");
+    READ(t->final_turns, 1, 4, "tables: final turns");
+    READ(t->double_min, 0, KT_MAX_PLAYERS + 1, "tables: double-route players");
+    READ(t->setup_deal, 0, KT_MAX_PENDING, "tables: setup deal");
+    READ(t->setup_keep, 0, t->setup_deal, "tables: setup keep");
+    READ(t->draw_k, 1, KT_MAX_PENDING, "tables: ticket draw");
+    READ(t->draw_keep, 0, t->draw_k, "tables: draw keep");
+    READ(t->lp_bonus, 0, 1000, "tables: longest path bonus");
+    READ(t->gt_bonus, 0, 1000, "tables: globetrotter bonus");
+    READ(t->tiebreak_path, 0, 1, "tables: tiebreak");
+    READ(t->max_resets, -1, 1000, "tables: max consecutive resets");
+    READ(t->deal_row_late, 0, 1, "tables: deal row after tickets");
+    READ(t->single_draw, 0, 1, "tables: allow single draw");
+    READ(t->maxlen, 1, KT_MAX_LENGTH, "tables: longest route");
+    t->points[0] = 0;
+    for (int L = 1; L <= t->maxlen; L++) READ(t->points[L], 0, 100, "tables: route points");
+    t->total_cards = 0;
+    for (int c = 0; c < t->ncards; c++) {
+        READ(t->composition[c], 0, KT_MAX_CARDS, "tables: deck composition");
+        t->total_cards += t->composition[c];
+    }
+    if (t->total_cards > KT_MAX_CARDS) FAIL("tables: %d cards, more than %d", t->total_cards, KT_MAX_CARDS);
+    int seen[KT_MAX_CARD_TYPES] = {0};
+    for (int c = 0; c < t->ncards; c++) {
+        READ(t->name_rank[c], 0, t->ncards - 1, "tables: card name rank");
+        if (seen[t->name_rank[c]]++) FAIL("tables: card name rank %d given twice", t->name_rank[c]);
+    }
+    for (int i = 0; i < t->nroutes; i++) {
+        READ(t->rid[i], 0, 1000000, "tables: route id");
+        if (i && t->rid[i] <= t->rid[i - 1]) FAIL("tables: route ids must increase (route %d)", t->rid[i]);
+        READ(t->ra[i], 0, t->ncities - 1, "tables: route city");
+        READ(t->rb[i], 0, t->ncities - 1, "tables: route city");
+        if (t->ra[i] == t->rb[i]) FAIL("tables: route %d joins a city to itself", t->rid[i]);
+        READ(t->rlen[i], 1, t->maxlen, "tables: route length");
+        READ(t->rcolor[i], -1, t->wild - 1, "tables: route colour");
+        READ(t->partner[i], -1, t->nroutes - 1, "tables: route partner");
+        if (t->partner[i] == i) FAIL("tables: route %d is its own double", t->rid[i]);
+    }
+    for (int i = 0; i < t->nroutes; i++) {
+        int p = t->partner[i];
+        if (p >= 0 && (t->partner[p] != i || t->rlen[p] != t->rlen[i]))
+            FAIL("tables: routes %d and %d are not each other's double", t->rid[i], t->rid[p]);
+    }
+    t->ticket_of_id = malloc(sizeof(int) * (KT_MAX_TICKET_ID + 1));
+    if (!t->ticket_of_id) FAIL("out of memory");
+    for (int i = 0; i <= KT_MAX_TICKET_ID; i++) t->ticket_of_id[i] = -1;
+    for (int i = 0; i < t->nticket; i++) {
+        READ(t->tid[i], 0, KT_MAX_TICKET_ID, "tables: ticket id");
+        if (t->ticket_of_id[t->tid[i]] >= 0) FAIL("tables: ticket id %d given twice", t->tid[i]);
+        t->ticket_of_id[t->tid[i]] = i;
+        READ(t->ta[i], 0, t->ncities - 1, "tables: ticket city");
+        READ(t->tb[i], 0, t->ncities - 1, "tables: ticket city");
+        if (t->ta[i] == t->tb[i]) FAIL("tables: ticket %d joins a city to itself", t->tid[i]);
+        READ(t->tpoints[i], 0, 1000, "tables: ticket points");
+        READ(t->tpenalty[i], 0, 1000, "tables: ticket penalty");
+    }
+    if (r.i != r.n) FAIL("tables: %lld ints left over", (long long)(r.n - r.i));
+    /* points -> length where only one length gives them (the policy reads claims off the scores) */
+    t->max_points = 0;
+    for (int L = 1; L <= t->maxlen; L++)
+        if (t->points[L] > t->max_points) t->max_points = t->points[L];
+    for (int p = 0; p <= t->max_points; p++) {
+        int found = 0;
+        for (int L = 1; L <= t->maxlen; L++)
+            if (t->points[L] == p) found = found ? -1 : L;
+        t->inverse[p] = found > 0 ? found : 0;
+    }
+    /* adjacency in route order */
+    int deg[KT_MAX_CITIES + 1] = {0};
+    for (int i = 0; i < t->nroutes; i++) {
+        deg[t->ra[i]]++;
+        deg[t->rb[i]]++;
+    }
+    for (int c = 0; c < t->ncities; c++)
+        if (deg[c] > 64) FAIL("tables: city %d has %d routes, more than 64", c, deg[c]);
+    t->adj_start[0] = 0;
+    for (int c = 0; c < t->ncities; c++) t->adj_start[c + 1] = t->adj_start[c] + deg[c];
+    int fill[KT_MAX_CITIES];
+    for (int c = 0; c < t->ncities; c++) fill[c] = t->adj_start[c];
+    for (int i = 0; i < t->nroutes; i++) {
+        int x = t->ra[i], y = t->rb[i];
+        t->adj_city[fill[x]] = y;
+        t->adj_route[fill[x]++] = i;
+        t->adj_city[fill[y]] = x;
+        t->adj_route[fill[y]++] = i;
+    }
+    /* routes longest first (insertion sort: stable and small) */
+    for (int i = 0; i < t->nroutes; i++) {
+        int j = i;
+        while (j > 0 && by_length_cmp(&i, &t->by_length[j - 1], t) < 0) {
+            t->by_length[j] = t->by_length[j - 1];
+            j--;
+        }
+        t->by_length[j] = i;
+    }
+    /* every ordered pair's cheapest path on the empty board */
+    int nc = t->ncities, cost[KT_MAX_ROUTES], buf[KT_MAX_CITIES];
+    for (int i = 0; i < t->nroutes; i++) cost[i] = t->rlen[i];
+    t->static_len = malloc(sizeof(int) * (size_t)nc * (size_t)nc);
+    t->static_off = malloc(sizeof(int) * (size_t)nc * (size_t)nc);
+    t->static_n = malloc(sizeof(int) * (size_t)nc * (size_t)nc);
+    t->static_pool = malloc(sizeof(int) * (size_t)nc * (size_t)nc * (size_t)nc);
+    if (!t->static_len || !t->static_off || !t->static_n || !t->static_pool) FAIL("out of memory");
+    int used = 0;
+    for (int x = 0; x < nc; x++)
+        for (int y = 0; y < nc; y++) {
+            int k = x * nc + y, m = 0;
+            t->static_len[k] = x == y ? 0 : kt_path(t, cost, x, y, buf, &m);
+            t->static_off[k] = used;
+            t->static_n[k] = x == y ? 0 : m;
+            for (int j = 0; j < t->static_n[k]; j++) t->static_pool[used++] = buf[j];
+        }
+    return 0;
+}
+
+void kt_tables_free(KTables *t) {
+    free(t->ticket_of_id);
+    free(t->static_len);
+    free(t->static_off);
+    free(t->static_n);
+    free(t->static_pool);
+    t->ticket_of_id = t->static_len = t->static_off = t->static_n = t->static_pool = NULL;
+}
+
+/* ------------------------------------------------------------------ a position */
+static int read_ticket(Reader *rp, const KTables *t, int *out, const char *what, char *err, int errlen) {
+    Reader r = *rp;
+    int id;
+    READ(id, 0, KT_MAX_TICKET_ID, what);
+    int ti = t->ticket_of_id[id];
+    if (ti < 0) FAIL("%s: there is no ticket %d", what, id);
+    *out = ti;
+    *rp = r;
+    return 0;
+}
+
+int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char *prefix, int prefix_len, char *err,
+            int errlen) {
+    Reader r = {a, n, 0};
+    int v, np;
+    int count[KT_MAX_CARD_TYPES] = {0};
+    memset(g, 0, sizeof *g);
+    READ(v, KT_MAGIC_STATE, KT_MAGIC_STATE, "position: magic");
+    READ(v, KT_VERSION, KT_VERSION, "position: version");
+    READ(np, 2, KT_MAX_PLAYERS, "position: players");
+    g->n = np;
+    READ(g->phase, 0, PH_OVER, "position: phase");
+    if (g->phase > PH_KEEP && g->phase != PH_OVER) FAIL("position: phase %d is not one of this edition", g->phase);
+    READ(g->cur, 0, np - 1, "position: current seat");
+    READ(g->first, 0, np - 1, "position: first seat");
+    READ(g->turn, 0, 10000000, "position: turn");
+    READ(g->final_, -1, np * t->final_turns, "position: final turns left");
+    READ(g->passes, 0, np, "position: passes");
+    READ(g->resets, 0, 10000000, "position: resets");
+    READ(g->shuffles, 0, 10000000, "position: shuffles");
+    for (int i = 0; i < t->row_size; i++) {
+        READ(g->row[i], -1, t->ncards - 1, "position: row");
+        if (g->row[i] >= 0) count[g->row[i]]++;
+    }
+    for (int p = 0; p < np; p++)
+        for (int c = 0; c < t->ncards; c++) {
+            READ(g->hands[p][c], 0, KT_MAX_CARDS, "position: hand");
+            count[c] += g->hands[p][c];
+        }
+    for (int i = 0; i < t->nroutes; i++) READ(g->owners[i], -1, np - 1, "position: route owner");
+    for (int p = 0; p < np; p++) READ(g->pieces[p], 0, t->pieces, "position: pieces");
+    for (int p = 0; p < np; p++) READ(g->scores[p], -KT_MAX_SCORE, KT_MAX_SCORE, "position: score");
+    READ(g->ndeck, 0, t->total_cards, "position: deck size");
+    for (int i = 0; i < g->ndeck; i++) {
+        READ(g->deck[i], 0, t->ncards - 1, "position: deck card");
+        count[g->deck[i]]++;
+    }
+    READ(g->ndisc, 0, t->total_cards, "position: discard size");
+    for (int i = 0; i < g->ndisc; i++) {
+        READ(g->disc[i], 0, t->ncards - 1, "position: discard card");
+        count[g->disc[i]]++;
+    }
+    for (int c = 0; c < t->ncards; c++)
+        if (count[c] != t->composition[c])
+            FAIL("position: %d cards of type %d are in play, the edition has %d", count[c], c, t->composition[c]);
+    /* tickets: none in two places */
+    unsigned char where[KT_MAX_TICKETS] = {0};
+    for (int p = 0; p < np; p++) {
+        READ(g->ntickets[p], 0, t->nticket, "position: tickets held");
+        for (int i = 0; i < g->ntickets[p]; i++) {
+            if (read_ticket(&r, t, &g->tickets[p][i], "position: ticket held", err, errlen)) return -1;
+            if (where[g->tickets[p][i]]++) FAIL("position: ticket %d is in two places", t->tid[g->tickets[p][i]]);
+        }
+    }
+    READ(g->npending, 0, KT_MAX_PENDING, "position: pending tickets");
+    for (int i = 0; i < g->npending; i++) {
+        if (read_ticket(&r, t, &g->pending[i], "position: pending ticket", err, errlen)) return -1;
+        if (where[g->pending[i]]++) FAIL("position: ticket %d is in two places", t->tid[g->pending[i]]);
+    }
+    READ(g->has_setup, 0, 1, "position: setup deal present");
+    if (g->has_setup)
+        for (int p = 0; p < np; p++) {
+            READ(g->nsetup[p], 0, KT_MAX_PENDING, "position: setup deal size");
+            for (int i = 0; i < g->nsetup[p]; i++)
+                if (read_ticket(&r, t, &g->setup[p][i], "position: setup deal ticket", err, errlen)) return -1;
+        }
+    READ(g->ntdeck, 0, t->nticket, "position: ticket deck size");
+    for (int i = 0; i < g->ntdeck; i++) {
+        if (read_ticket(&r, t, &g->tdeck[i], "position: ticket deck", err, errlen)) return -1;
+        if (where[g->tdeck[i]]++) FAIL("position: ticket %d is in two places", t->tid[g->tdeck[i]]);
+    }
+    if (r.i != r.n) FAIL("position: %lld ints left over", (long long)(r.n - r.i));
+    if (g->phase == PH_SETUP && !g->has_setup) FAIL("position: the setup phase without the setup deal");
+    if ((g->phase == PH_SETUP || g->phase == PH_KEEP) ? 0 : g->npending)
+        FAIL("position: pending tickets outside a ticket choice");
+    if (prefix_len < 1 || prefix_len > 80) FAIL("seed text: %d bytes, not 1 to 80", prefix_len);
+    for (int i = 0; i < prefix_len; i++)
+        if (prefix[i] < 0x20 || prefix[i] > 0x7e) FAIL("seed text: byte %d is not printable ASCII", i);
+    memcpy(g->prefix, prefix, (size_t)prefix_len);
+    g->prefix_len = prefix_len;
+    return 0;
+}
