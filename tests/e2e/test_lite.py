@@ -9,6 +9,9 @@ for the Pyodide kernel, clicks Run > Run All Cells and checks, in the notebook's
 own model, that every code cell ran and none has an error output (a traceback)
 or writes to stderr.  In lesson 02 it then plays the first turns of the play
 widget by clicking: Keep, a face-up card and the deck, then a claim on the map.
+Then, in lesson 08, the tutorial, the scorer and the recorder are used by clicking: a route
+clicked on the scorer's board for a selected player, a move typed into the recorder, and a cell
+typed below the lesson that opens the tutorial, whose guide moves on after Keep.
 No request may leave 127.0.0.1: every request of the browser (pages, workers)
 is recorded and anything else is refused.
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -36,8 +40,14 @@ import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
 
+import ttr_lab  # noqa: E402
+from ttr_lab.board import board_figure  # noqa: E402
+from ttr_lab.tabletop import load_sheet  # noqa: E402
+
+from . import plotly_dom  # noqa: E402
 from .plotly_dom import trace_locator  # noqa: E402
 from .test_play_browser import click_plotly_point, expected_game, line_point  # noqa: E402
+from .test_scorer_browser import clearest_points, click_route  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -295,3 +305,124 @@ def test_the_site_says_where_a_lesson_cannot_run(lite_site: Path) -> None:
         cells = json.loads((lite_site / "files" / name).read_text(encoding="utf-8"))["cells"]
         assert not any("cannot run" in "".join(c["source"]) for c in cells[:2]), name
         assert all(not c.get("outputs") for c in cells if c["cell_type"] == "code"), f"{name} keeps stored outputs"
+
+
+def test_the_tutorial_scorer_and_recorder_work_by_clicking_in_the_site(lite: dict[str, Any]) -> None:
+    """Lesson 08 run in the site (Run All), then each of its widgets used by clicking, as a person
+    does: the scorer takes a route clicked on its board for the selected player (the breakdown is
+    then exactly ``ttr_lab.score``'s for that route), the recorder takes a typed move (the record
+    grows by that move, the hand by its card).  Then a cell typed at the end of the lesson opens
+    ``ttr_lab.tutorial("usa")`` (no lesson shows it: lesson 02's text tells a student to type it)
+    and its first step, Keep, moves the guide on."""
+    name = "08-real-games.ipynb"
+    t0 = time.perf_counter()
+    page = open_notebook(lite, name)
+    try:
+        nb = run_all(page, name)
+        found = problems(nb)
+        assert not found, f"{name}:\n" + "\n".join(found)
+        score_a_route_by_clicking(page)
+        record_a_move_by_typing(page)
+        take_the_tutorials_first_step(page)
+        _timing(f"{name}: the scorer, the recorder and the tutorial by clicking, all {time.perf_counter() - t0:.0f} s")
+    finally:
+        page.close()
+    assert not lite["outside"], f"requests that left 127.0.0.1: {lite['outside'][:10]}"
+    assert all(urlsplit(u).hostname in (None, "127.0.0.1") for u in lite["requests"] if "://" in u)
+
+
+def score_a_route_by_clicking(page: Any) -> None:
+    """The scorer of lesson 08 (``ttr_lab.scorer("usa", players=["Ada", "Bob", "Cy", "Di"])``): select
+    Bob, click his first route of the lesson's table game on the board (hovering first, its label
+    read, as tests/e2e/test_scorer_browser.py does); his breakdown lists it and the whole breakdown
+    is ``ttr_lab.score``'s for that one route.  A click a starved browser dropped is clicked again."""
+    sheet = load_sheet(ROOT / "notebooks" / "data" / "table-game-usa.json")
+    names = list(sheet["players"])
+    seat, who = 1, names[1]
+    rid = sheet["routes"][seat][0]
+    fig = board_figure(sheet["edition"].map, player_names=names, width=620, title="")
+    i = clearest_points(fig)[rid]
+    from ttr_lab.board import route_trace_index
+
+    label = fig.data[route_trace_index(fig)].hovertext[i]
+    want = ttr_lab.score("usa", players=names, routes={who: [rid]})
+
+    widget = page.locator(".ttr-scorer").first
+    widget.scroll_into_view_if_needed()
+    breakdown = widget.locator(".ttr-scorer-breakdown")
+    expect(breakdown).to_contain_text(f"{names[0]}: 0 points", timeout=60_000)
+    widget.locator(".ttr-scorer-player button", has_text=who).click()
+    expect(widget.locator(".ttr-scorer-player button.mod-active")).to_have_text(who, timeout=30_000)
+    plotly_dom.settle(page, widget, timeout=6.0)  # the board redrawn for the selected player
+    before = re.compile(rf"{who}: -?\d+ points\s+routes \(0\)")
+    expect(breakdown).to_contain_text(before)
+    click_route(page, widget, i, label)
+    for _ in range(3):
+        try:
+            expect(breakdown).to_have_text(str(want), timeout=10_000)
+            break
+        except AssertionError:
+            expect(breakdown).to_contain_text(before)  # nothing happened, so a second click is safe
+            click_route(page, widget, i, label)
+    expect(breakdown).to_have_text(str(want), timeout=30_000)
+    expect(breakdown).to_contain_text(re.compile(rf"{who}: -?\d+ points\s+routes \(1\)"))
+    assert not widget.locator(".ttr-scorer-message").inner_text().strip()  # no refusal
+
+
+def record_a_move_by_typing(page: Any) -> None:
+    """The recorder of lesson 08 (three tickets choices entered by the lesson, Me to move): type a
+    blind draw of a red card in its box and click Enter; the record's log gets it as ply 4, the
+    message says so and Me's hand in the status has one red card more."""
+    rec = page.locator(".ttr-recorder").first
+    rec.scroll_into_view_if_needed()
+    status, log = rec.locator(".ttr-recorder-status"), rec.locator(".ttr-recorder-log")
+    expect(status).to_contain_text("Me to move", timeout=60_000)
+    expect(log).to_contain_text("3. keep ? ?")
+    expect(log).not_to_contain_text("4.")
+    red = re.search(r"your hand: .*?(\d+) red", status.inner_text())
+    assert red, status.inner_text()
+    box = rec.locator(".ttr-recorder-entry input")
+    message = rec.locator(".ttr-recorder-message")
+    for _ in range(3):  # the typed text must reach the kernel before the click: a person clicks again
+        box.fill("blind =red")
+        page.wait_for_function(_KERNEL_IDLE_JS, timeout=60_000, polling=200)
+        rec.locator(".ttr-recorder-enter").click()
+        try:
+            expect(message).to_contain_text("ply 4: blind =red", timeout=15_000)
+            break
+        except AssertionError:
+            expect(message).to_contain_text("type a move in notation first")  # the click came first
+    expect(message).to_contain_text("ply 4: blind =red", timeout=30_000)
+    expect(log).to_contain_text("4. blind =red")
+    expect(status).to_contain_text(f"{int(red.group(1)) + 1} red")
+    expect(box).to_have_value("")
+
+
+_KERNEL_IDLE_JS = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'"
+
+
+def take_the_tutorials_first_step(page: Any) -> None:
+    """A new cell typed below the lesson's last one, ``ttr_lab.tutorial("usa")``, run with Shift+Enter:
+    the tutorial asks for the tickets; Keep, and its guide moves on to the first turn."""
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    n = cells.count()
+    cells.nth(n - 1).locator(".jp-InputPrompt").click()  # select the last cell (command mode)
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")  # a new cell below
+    expect(cells).to_have_count(n + 1, timeout=30_000)
+    page.keyboard.press("Enter")  # edit it
+    page.keyboard.insert_text('ttr_lab.tutorial("usa")')
+    expect(cells.nth(n).locator(".cm-content")).to_have_text('ttr_lab.tutorial("usa")')
+    page.keyboard.press("Shift+Enter")
+    tut = page.locator(".ttr-tutorial-game").first
+    status = tut.locator(".ttr-status")
+    expect(status).to_contain_text("choose the tickets to keep", timeout=120_000)
+    guide = tut.locator(".ttr-tutorial")
+    expect(guide).not_to_be_empty()
+    first = guide.inner_text()
+    assert "Try an illegal move" not in first, first
+    tut.scroll_into_view_if_needed()
+    tut.locator(".ttr-keep").click()
+    expect(status).to_contain_text("your turn", timeout=60_000)
+    expect(guide).to_contain_text("Try an illegal move", timeout=30_000)
+    assert guide.inner_text() != first
