@@ -104,7 +104,7 @@ def test_review_flags_and_counts(files, capsys):
     )
     assert status == 0
     lines = out.splitlines()
-    assert lines[0].endswith("11 plies from each mover's own view")
+    assert lines[0].endswith("11 plies from each mover's own view, at 6 playouts a move")
     table = [x for x in lines if re.match(r"\s+\d+\s", x)]
     assert [int(x.split()[0]) for x in table] == list(range(20, 31))
     flagged = sum(1 for x in table if re.search(r"\b(inaccuracy|mistake|blunder)\b", x))
