@@ -98,7 +98,14 @@ def error_line(proc: subprocess.CompletedProcess) -> str:
         (["pandas"], "import ttr_lab.simulate", "sim", "ttr_lab.simulate needs pandas"),
         (["plotly"], "import ttr_lab.widgets", "lab", "the widgets needs plotly"),
         (["anywidget"], "import ttr_lab.widgets", "lab", "the widgets needs anywidget"),
-        (["plotly", "plotly.graph_objects"], "import ttr_lab.board", "lab", "(ttr_lab.board) needs plotly"),
+        # ttr_lab.board itself draws SVGs without plotly: the plotly board is what needs it
+        (
+            ["plotly", "plotly.graph_objects"],
+            "from ttr_lab.board import board_figure",
+            "lab",
+            "(ttr_lab.board) needs plotly",
+        ),
+        (["plotly", "plotly.graph_objects"], "import ttr_lab.board.plotly", "lab", "(ttr_lab.board) needs plotly"),
         (
             ["distributed"],
             "import ttr_lab.simulate.executors as x; x._probe = lambda *a: None\n"
