@@ -32,7 +32,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-KERNEL_DIR = ROOT / "ttr_lab" / "kernel"
+KERNEL_DIR = ROOT / "ttr_lab" / "bots" / "kernel"
 SOURCES = ("_module.c", "_read.c", "_engine.c", "_policy.c", "_score.c", "_rng.c")
 NAME = "ttr_lab.bots.kernel._playout"
 
