@@ -16,7 +16,7 @@ import ast
 import sys
 from pathlib import Path
 
-PACKAGES = ("core", "editions")
+PACKAGES = ("engine/rules", "editions")  # the rules of the base edition, and the editions
 
 
 def undocumented(package: Path) -> tuple[int, list[str]]:

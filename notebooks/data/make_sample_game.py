@@ -23,7 +23,7 @@ from ttr_lab.records import Record
 
 SEED = 5
 PLAYERS = ["Ada", "Bob", "Cy"]
-SAMPLE = Path(__file__).resolve().parents[2] / "ttr_lab" / "samples" / "sample-game.json"
+SAMPLE = Path(__file__).resolve().parents[2] / "ttr_lab" / "records" / "samples" / "sample-game.json"
 
 
 def make_record() -> Record:
