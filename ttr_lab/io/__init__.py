@@ -11,3 +11,9 @@
 ``cli_guard``   Ctrl-C while the command line starts: one line, not a traceback
 ==============  ==================================================================
 """
+
+# isort: off
+# first, before anything else of ttr_lab finishes importing: Ctrl-C while the command line starts
+# is one line, never a traceback (tests/test_cli_edges.py signals once a ttr_lab module has loaded)
+from . import cli_guard as cli_guard
+# isort: on
