@@ -14,8 +14,6 @@ Not affiliated with or endorsed by the game's publisher; it ships facts
 from .io import cli_guard as cli_guard  # first: as the command line, Ctrl-C while importing is one line
 # isort: on
 
-import importlib
-import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from .engine.moves import (
@@ -33,6 +31,7 @@ from .engine.phases import Phase
 from .engine.rules import Edition, edition_names, find_edition
 from .engine.state import GameState, LegalMoves, new_game
 from .errors import IllegalMoveError, InvalidMoveError, MapDataError, RecordError, TtrError
+from .io.lazy import lazy_attribute, lazy_dir
 from .maps.loading import City, Map, Route, Ticket, available_maps, load_map
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,18 +102,11 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     """``ttr_lab.score``, ``ttr_lab.BuildStation``, ``ttr_lab.analysis``...: imported when first asked for."""
-    module = _LAZY.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(module), name)
-        globals()[name] = value
-        return value
-    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f"{__name__}.{name}")  # a submodule: sets this attribute itself
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return lazy_attribute(globals(), _LAZY, name, submodules=True)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return lazy_dir(globals(), _LAZY)
 
 
 def play(edition: str = "usa", players: Any = ("You", "bot", "bot"), **kwargs: Any) -> Any:

@@ -25,8 +25,9 @@ neither plotly nor the drawing code:
 True
 """
 
-import importlib
 from typing import Any
+
+from ..io.lazy import lazy_attribute, lazy_dir
 
 __all__ = [
     "BoardFigure",
@@ -70,13 +71,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return lazy_dir(globals(), _LAZY)

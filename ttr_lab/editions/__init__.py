@@ -15,10 +15,10 @@ find_edition('usa', variant='big_cities')
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from ..engine.rules import EDITIONS, Edition, edition_names, find_edition, register_edition
+from ..io.lazy import lazy_attribute, lazy_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     from .europe import Europe
@@ -42,11 +42,8 @@ _CLASSES = {"USA": ".usa", "Europe": ".europe", "RailsSails": ".rails_sails", "G
 
 
 def __getattr__(name: str) -> Any:
-    module = _CLASSES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
+    return lazy_attribute(globals(), _CLASSES, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_CLASSES})
+    return lazy_dir(globals(), _CLASSES)

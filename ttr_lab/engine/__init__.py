@@ -19,13 +19,11 @@
 The engine draws a game in Jupyter through :mod:`ttr_lab.board`, the layer below it.
 """
 
-import importlib
-import importlib.util
 from typing import Any
+
+from ..io.lazy import lazy_attribute
 
 
 def __getattr__(name: str) -> Any:
     """``ttr_lab.engine.reference``...: a submodule is imported when first named."""
-    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f"{__name__}.{name}")  # sets this attribute itself
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return lazy_attribute(globals(), {}, name, submodules=True)

@@ -15,9 +15,9 @@ The graphs (networkx) are imported when first named.
 100
 """
 
-import importlib
 from typing import Any
 
+from ..io.lazy import lazy_attribute, lazy_dir
 from .loading import COLORS, ROUTE_KINDS, City, Map, Route, Ticket, available_maps, load_map, map_from_dict
 
 __all__ = [
@@ -41,13 +41,8 @@ _LAZY = {"board_graph": ".graphs", "routes_graph": ".graphs", "as_map": ".graphs
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return lazy_dir(globals(), _LAZY)
