@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Move
+from .drawing import Needs, hand_spaces, needed_draw
 from .simple import choose_by_phase
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,8 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["FdgAgent", "Needs", "INF"]
 
 INF = float("inf")
-#: (ship route?, colour or None for gray) -> spaces
-Needs = dict[tuple[bool, "str | None"], int]
 _ADJ_CACHE: dict[int, tuple[Map, dict[str, list[tuple[int, str, int]]]]] = {}
 
 
@@ -291,36 +290,13 @@ class FdgAgent:
             r = m.route(rid)
             key = (r.is_ship, None if r.color == "gray" else r.color)
             want[key] = want.get(key, 0) + r.length
-        types, index = view.edition.card_types, view.edition.card_index
-        have: Needs = {}
-        for name, k in view.hand.items():
-            ct = types[index[name]]
-            if not ct.wild:
-                key = (ct.kind == "ship", ct.color)
-                have[key] = have.get(key, 0) + k * ct.value
-        return want, have
+        return want, hand_spaces(view)
 
     def draw(self, view: PlayerView, moves: list[Move], targets: Sequence[int]) -> Move:
-        want, have = self.needs(view, targets)
-        types, index = view.edition.card_types, view.edition.card_index
-        row = view.row
-        best: tuple[int, DrawFaceUp] | None = None
-        for mv in moves:
-            if isinstance(mv, DrawFaceUp):
-                card = row[mv.slot - 1]
-                face = types[index[card]] if card else None
-                if face is None or face.wild:
-                    continue
-                key = (face.kind == "ship", face.color)
-                short = want.get(key, 0) - have.get(key, 0)
-                if short > 0 and (best is None or short > best[0]):
-                    best = (short, mv)
-        if best is not None:
-            return self._refill(view, moves, best[1], want, have)
+        chosen = needed_draw(view, moves, *self.needs(view, targets))
+        if chosen is not None:
+            return chosen
         blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
-        if len(blind) > 1:  # several piles: the kind of card needed more
-            short_by, ships = self._shortfall(want, have), view.edition.ship_piles
-            return max(blind, key=lambda mv: (short_by.get(mv.pile in ships, 0), mv.pile not in ships))
         if blind:
             return blind[0]
         faceup = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
@@ -328,18 +304,3 @@ class FdgAgent:
             return faceup[self.rng.randrange(len(faceup))]
         others = [mv for mv in moves if not isinstance(mv, DrawTickets)] or moves
         return others[self.rng.randrange(len(others))]
-
-    @staticmethod
-    def _shortfall(want: Needs, have: Needs) -> dict[bool, int]:
-        short: dict[bool, int] = {}
-        for key, n in want.items():
-            short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
-        return short
-
-    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, want: Needs, have: Needs) -> Move:
-        """Where the refill pile is the player's choice (Rails & Sails), the kind needed more."""
-        if take.refill is None:
-            return take
-        short, ships = self._shortfall(want, have), view.edition.ship_piles
-        options = [mv for mv in moves if isinstance(mv, DrawFaceUp) and mv.slot == take.slot]
-        return max(options, key=lambda mv: (short.get(mv.refill in ships, 0), mv.refill not in ships))

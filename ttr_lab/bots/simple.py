@@ -34,13 +34,12 @@ from ..engine.state import GameState, new_game
 from ..errors import TtrError
 from ..io.numerals import read_number
 from ..io.registries import Registry
+from .drawing import Needs, hand_spaces, needed_draw
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.view import PlayerView
     from ..maps.loading import Ticket
 
-#: spaces to pay (or cards held) per (ship?, colour)
-Needs = dict[tuple[bool, "str | None"], int]
 
 __all__ = ["Bot", "BotFactory", "RandomBot", "GreedyBot", "make_bot", "parse_bot_spec", "BOTS", "play_game"]
 
@@ -197,8 +196,6 @@ class GreedyBot:
 
     def _draw(self, view: PlayerView, moves: list[Move], targets: list[int], *, second: bool) -> Move:
         m = view.map
-        types = view.edition.card_types
-        index = view.edition.card_index
         # spaces still to pay per (ship route?, colour); cards cover 1 space, double ships 2
         colors: Needs = {}
         for rid in targets:
@@ -206,53 +203,16 @@ class GreedyBot:
             if r.color != "gray":
                 key: tuple[bool, str | None] = (r.is_ship, r.color)
                 colors[key] = colors.get(key, 0) + r.length
-        have: Needs = {}
-        for name, k in view.hand.items():
-            ct = types[index[name]]
-            if not ct.wild:
-                key = (ct.kind == "ship", ct.color)
-                have[key] = have.get(key, 0) + k * ct.value
-        row = view.row
-        best = None
-        for mv in moves:
-            if isinstance(mv, DrawFaceUp):
-                card = row[mv.slot - 1]
-                face = types[index[card]] if card else None
-                if face is None or face.wild:
-                    continue
-                key = (face.kind == "ship", face.color)
-                need = colors.get(key, 0) - have.get(key, 0)
-                if need > 0 and (best is None or need > best[0]):
-                    best = (need, mv)
-        if best:
-            return self._refill(view, moves, best[1], colors, have)
+        chosen = needed_draw(view, moves, colors, hand_spaces(view))
+        if chosen is not None:
+            return chosen
         blind = [mv for mv in moves if isinstance(mv, DrawBlind)]
-        if len(blind) > 1:  # several piles: the one whose kind of card is needed more
-            short, ships = self._shortfall(colors, have), view.edition.ship_piles
-            return max(blind, key=lambda mv: (short.get(mv.pile in ships, 0), mv.pile not in ships))
         if blind:
             return blind[self.rng.randrange(len(blind))]
         draws = [mv for mv in moves if isinstance(mv, DrawFaceUp)]
         if draws:
             return draws[self.rng.randrange(len(draws))]
         return moves[self.rng.randrange(len(moves))]
-
-    @staticmethod
-    def _shortfall(colors: Needs, have: Needs) -> dict[bool, int]:
-        """Spaces still unpaid on train routes (False) and ship routes (True)."""
-        short: dict[bool, int] = {}
-        for key, n in colors.items():
-            short[key[0]] = short.get(key[0], 0) + max(0, n - have.get(key, 0))
-        return short
-
-    def _refill(self, view: PlayerView, moves: list[Move], take: DrawFaceUp, colors: Needs, have: Needs) -> Move:
-        """Where the refill pile is the player's choice (Rails & Sails), refill
-        from the pile whose kind of card is needed more."""
-        if take.refill is None:
-            return take
-        short, ships = self._shortfall(colors, have), view.edition.ship_piles
-        options = [mv for mv in moves if isinstance(mv, DrawFaceUp) and mv.slot == take.slot]
-        return max(options, key=lambda mv: (short.get(mv.refill in ships, 0), mv.refill not in ships))
 
 
 #: the most plies :func:`play_game` lets a game run
