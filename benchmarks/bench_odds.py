@@ -31,35 +31,17 @@ import argparse
 import dataclasses
 import json
 import math
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ttr_lab
 from ttr_lab.analysis.odds import QuickInputs, QuickModel, calibrated_probability, quick_inputs, ticket_odds
 from ttr_lab.analysis.odds import tickets as odds
-from ttr_lab.bots import make_bot
+from ttr_lab.bots.held_out import bot_position
 
 EDITIONS = ("usa", "europe", "rails_and_sails")
-
-
-def position(seed: int) -> tuple[ttr_lab.GameState, int]:
-    """A random position of a bot game (see the module doc) and the seat to view it from."""
-    rng = random.Random(seed)
-    name = EDITIONS[seed % len(EDITIONS)]
-    n = rng.choice((2, 3, 4))
-    g = ttr_lab.new_game(name, players=n, seed=seed)
-    bots = [make_bot(rng.choice(("playout", "greedy")), seed * 10 + p) for p in range(n)]
-    while not g.is_over:
-        g.push(bots[g.current_player].choose(g.view(g.current_player)))
-    first = next(i for i, m in enumerate(g.move_stack) if type(m).__name__ == "ClaimRoute" or i > 6 * n)
-    stop = rng.randrange(first, len(g.move_stack) - 1)
-    while len(g.move_stack) > stop:
-        g.pop()
-    return g, rng.randrange(n)
 
 
 def inputs_to_json(inp: QuickInputs) -> dict:
@@ -87,7 +69,7 @@ def collect(path: str, seeds: range, playouts: int) -> None:
     done = 0
     with open(path, "a") as f:
         for s in seeds:
-            g, seat = position(s)
+            g, seat = bot_position(EDITIONS[s % len(EDITIONS)], s)
             if g.is_over or g.phase.name in ("SETUP_TICKETS",):
                 continue
             v = g.view(seat)

@@ -62,37 +62,12 @@ sys.path.insert(0, str(ROOT))
 import ttr_lab  # noqa: E402
 from ttr_lab.analysis.odds import quick_inputs  # noqa: E402
 from ttr_lab.analysis.odds import tickets as odds  # noqa: E402
-from ttr_lab.bots import make_bot  # noqa: E402
+from ttr_lab.bots.held_out import bot_position, reshuffled  # noqa: E402
 from ttr_lab.bots.playout import play_out  # noqa: E402
-from ttr_lab.engine.position import position_to_dict  # noqa: E402
 from ttr_lab.engine.state import GameState  # noqa: E402
 
 EDITIONS = ("usa", "europe", "rails_and_sails")
 BEFORE = "86c230b"  # main before the fix
-
-
-def position(name: str, seed: int) -> tuple[GameState, int]:
-    """A random position of a bot game and the seat to view it from (see the module doc)."""
-    rng = random.Random(seed)
-    n = rng.choice((2, 3, 4))
-    g = ttr_lab.new_game(name, players=n, seed=seed)
-    bots = [make_bot(rng.choice(("playout", "greedy")), seed * 10 + p) for p in range(n)]
-    while not g.is_over:
-        g.push(bots[g.current_player].choose(g.view(g.current_player)))
-    first = next(i for i, m in enumerate(g.move_stack) if type(m).__name__ == "ClaimRoute" or i > 6 * n)
-    stop = rng.randrange(first, len(g.move_stack) - 1)
-    while len(g.move_stack) > stop:
-        g.pop()
-    return g, rng.randrange(n)
-
-
-def reshuffled(state: GameState, rng: random.Random) -> GameState:
-    """The state with the cards nobody holds (each deck) in a new order and a new seed."""
-    d = position_to_dict(state)
-    for deck in d["decks"].values():
-        rng.shuffle(deck)
-    d["seed"] = rng.getrandbits(64)
-    return GameState.from_dict(d)
 
 
 def completions(states: Iterable[GameState], seat: int, tids: list[int]) -> dict[int, float]:
@@ -139,7 +114,7 @@ def collect(
     for seed in seeds:
         if found >= want:
             break
-        g, seat = position(name, seed)
+        g, seat = bot_position(name, seed)
         v = g.view(seat)
         tids = [t.id for t, inp in quick_inputs(v) if inp.status == "open"]
         if not tids:

@@ -28,11 +28,9 @@ import statistics
 
 import pytest
 
-import ttr_lab
 from ttr_lab.analysis.odds import quick_inputs, ticket_odds
-from ttr_lab.bots import make_bot
+from ttr_lab.bots.held_out import bot_position, reshuffled
 from ttr_lab.bots.playout import play_out
-from ttr_lab.engine.position import position_to_dict
 from ttr_lab.engine.state import GameState
 
 #: held-out game seeds, the uncertain tickets wanted, continuations per reference
@@ -41,28 +39,6 @@ TICKETS = 100
 REFERENCE = 60
 PLAYOUTS = 60
 BOUND = 0.06
-
-
-def bot_position(seed: int) -> tuple[GameState, int]:
-    rng = random.Random(seed)
-    n = rng.choice((2, 3, 4))
-    g = ttr_lab.new_game("usa", players=n, seed=seed)
-    bots = [make_bot(rng.choice(("playout", "greedy")), seed * 10 + p) for p in range(n)]
-    while not g.is_over:
-        g.push(bots[g.current_player].choose(g.view(g.current_player)))
-    first = next(i for i, m in enumerate(g.move_stack) if type(m).__name__ == "ClaimRoute" or i > 6 * n)
-    stop = rng.randrange(first, len(g.move_stack) - 1)
-    while len(g.move_stack) > stop:
-        g.pop()
-    return g, rng.randrange(n)
-
-
-def reshuffled(state: GameState, rng: random.Random) -> GameState:
-    d = position_to_dict(state)
-    for deck in d["decks"].values():
-        rng.shuffle(deck)
-    d["seed"] = rng.getrandbits(64)
-    return GameState.from_dict(d)
 
 
 def reference(g: GameState, seat: int, tids: list[int], seed: int) -> dict[int, float]:
@@ -82,7 +58,7 @@ def errors() -> list[list[float]]:
     for seed in SEEDS:
         if count >= TICKETS:
             break
-        g, seat = bot_position(seed)
+        g, seat = bot_position("usa", seed)
         v = g.view(seat)
         open_ = [t.id for t, inp in quick_inputs(v) if inp.status == "open"]
         if not open_:
