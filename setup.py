@@ -19,7 +19,17 @@ MAPPED = ["ttr_lab.maps.files", "ttr_lab.docs"]
 # whenever a C compiler is present; without one (or with TTR_LAB_BUILD_KERNEL=0, e.g. for a
 # pure-Python wheel for Pyodide) the install still succeeds and ttr_lab plays its playouts in
 # Python, with identical results (ttr_lab.analysis.kernel_info() says which is used).
-KERNEL_SOURCES = ["_module.c", "_read.c", "_engine.c", "_policy.c", "_score.c", "_rng.c"]
+KERNEL_SOURCES = [
+    "_module.c",
+    "_read.c",
+    "_engine.c",
+    "_tunnels.c",
+    "_stations.c",
+    "_random.c",
+    "_policy.c",
+    "_score.c",
+    "_rng.c",
+]
 KERNEL = Extension(
     "ttr_lab.bots.kernel._playout",
     sources=[f"ttr_lab/bots/kernel/{name}" for name in KERNEL_SOURCES],

@@ -16,11 +16,12 @@ Workloads (targets from issue 23):
 * **playout USA 4p**: :func:`ttr_lab.bots.playout.play_out` (the playout policy
   to the end, scored) from fresh 4-player USA games (target >= 40x);
 * **playout Europe 4p**, **playout R&S World 4p**: the same (target >= 20x;
-  while the kernel does not play these editions both paths run in Python
-  and the ratio is 1);
-* **random USA 4p**: random scored games, the random bot (``make_bot("random")``)
-  against the engine, or the kernel's policy 1 (the same games) (target
-  >= 50x today's engine).
+  while the kernel does not play an edition (Rails & Sails) both paths run
+  in Python and the ratio is 1);
+* **random USA 4p**, **random Europe 4p**: random scored games, the random
+  bot (``make_bot("random")``) against the engine, or the kernel's policy 1
+  (the same games) (target >= 50x today's engine on USA; Europe's random
+  games, stations and tunnels included, are shown against the same 20x).
 
 Every game is checked to be the same both ways (scores and plies).
 """
@@ -49,6 +50,7 @@ WORKLOADS = (
     ("playout Europe 4p", "europe", 4, "playout", 20),
     ("playout R&S World 4p", "rails_sails", 4, "playout", 20),
     ("random USA 4p, scored", "usa", 4, "random", 50),
+    ("random Europe 4p, scored", "europe", 4, "random", 20),
 )
 
 

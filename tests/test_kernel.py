@@ -31,7 +31,7 @@ def test_the_kernel_is_built_where_it_is_required():
     if os.environ.get(REQUIRE_ENV) == "1":
         assert info.available, info.reason
         assert info.enabled, info.reason
-        assert set(info.editions) == {"usa", "1910", "mega", "big_cities"}
+        assert set(info.editions) == {"usa", "1910", "mega", "big_cities", "europe"}
     else:
         assert info.enabled <= info.available
     assert isinstance(str(info), str) and info.reason
@@ -86,7 +86,7 @@ def test_the_playout_bot_draws_from_splitmix64():
     assert PlayoutBot(3).rng.next64() == SplitMix64(3).next64()
 
 
-@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities"])
+@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities", "europe"])
 def test_play_out_is_run_playout_with_or_without_the_kernel(edition, monkeypatch):
     """The same result compiled and in Python (TTR_LAB_KERNEL=0), and as run_playout's game scores."""
     g = ttr_lab.new_game(edition, players=3, seed=11)
@@ -111,7 +111,7 @@ def test_kernel_info_says_when_it_is_switched_off(monkeypatch):
 
 
 def test_other_editions_play_in_python():
-    g = ttr_lab.new_game("europe", players=2, seed=3)
+    g = ttr_lab.new_game("rails_and_sails", players=2, seed=3)
     assert not play_out(g, seed=1).compiled
 
 

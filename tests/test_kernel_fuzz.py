@@ -33,7 +33,17 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNEL_DIR = ROOT / "ttr_lab" / "bots" / "kernel"
-SOURCES = ("_module.c", "_read.c", "_engine.c", "_policy.c", "_score.c", "_rng.c")
+SOURCES = (
+    "_module.c",
+    "_read.c",
+    "_engine.c",
+    "_tunnels.c",
+    "_stations.c",
+    "_random.c",
+    "_policy.c",
+    "_score.c",
+    "_rng.c",
+)
 NAME = "ttr_lab.bots.kernel._playout"
 
 
@@ -52,11 +62,14 @@ def _bases():
         ("1910", 3, 0, {"deal_row_after_tickets": True}),
         ("big_cities", 5, 90, {"allow_single_draw": True}),
         ("mega", 3, 250, {}),
+        ("europe", 3, 0, {}),
+        ("europe", 4, 120, {"max_consecutive_resets": 3}),
+        ("europe", 5, -400, {}),  # a pending tunnel, with stations built (or 400 plies)
     ):
-        g = ttr_lab.new_game(edition, players=n, seed=plies + n, **opts)
+        g = ttr_lab.new_game(edition, players=n, seed=abs(plies) + n, **opts)
         bots = [make_bot("random", p) for p in range(n)]
-        for _ in range(plies):
-            if g.is_over:
+        for _ in range(abs(plies)):
+            if g.is_over or (plies < 0 and g.phase.name == "TUNNEL" and any(g._stations)):
                 break
             g.push(bots[g.current_player].choose(g.view(g.current_player)))
         spec = edition_spec(g.edition)
@@ -147,6 +160,9 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
         "_tickets",
         "_pending",
         "_tdeck",
+        "_box",
+        "_stations",
+        "_tunnel",
     )
 
     @cfg
@@ -154,12 +170,18 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
     def games(b, field, at, x, how):
         g = bases[b][5].copy()
         d = g.__dict__
+        if field not in d:  # Europe's fields: change another
+            field = "_row"
         old = d[field]
         flat = isinstance(old, (list, tuple)) and all(isinstance(y, int) for y in old)
         if flat:
             seq = list(old)
-        else:  # a list per seat or per pile: change one of them
+        else:  # a list per seat or per pile (or the tunnel's parts): change one of them
             k = at % len(old)
+            if not isinstance(old[k], (list, tuple)):  # a number among the tunnel's parts
+                d[field] = type(old)(x if j == k else y for j, y in enumerate(old))
+                outcome(lambda: kernel_playout(g, (3,) * g.num_players, max_plies=3000))
+                return
             seq = list(old[k])
         if how == 0 and seq:
             seq[at % len(seq)] = x

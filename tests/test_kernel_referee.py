@@ -11,6 +11,11 @@ the last round; the test counts them and fails if one is missing.
 
 The same for the random bot (``make_bot("random")``): the kernel draws from
 the bot's own ``random.Random``, so a simulated game is the same game.
+
+Europe adds its own features, counted and asserted too: tunnels (revealed,
+paid, abandoned, claimed at once), ferries, stations built (the random bot
+builds them; the playout policy never does) and borrowing a route at the
+end, the long tickets of the setup deal.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from ttr_lab.bots import RandomBot, make_bot
 from ttr_lab.bots.kernel.convert import position_array
 from ttr_lab.bots.kernel.run import finish_of, kernel_info, kernel_playout
 from ttr_lab.bots.playout import PlayoutBot
+from ttr_lab.editions.europe import BuildStation, DeclineTunnel, PayTunnel, station_borrowing
 from ttr_lab.engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
 
 pytestmark = pytest.mark.skipif(not kernel_info().enabled, reason="the compiled kernel is not built here (or is off)")
 
-EDITIONS = ("usa", "1910", "mega", "big_cities")
-#: options a start may have (C1 digital resets, C3 late row, C6 single draws, B2 shared ties)
+EDITIONS = ("usa", "1910", "mega", "big_cities", "europe")
+#: options a start may have (C1 digital resets, C3 late row, C6 single draws, B2 shared ties; Europe has no B2)
 OPTIONS = (
     {},
     {},
@@ -40,6 +46,11 @@ OPTIONS = (
     {"allow_single_draw": True},
     {"tiebreak": "shared"},
 )
+
+
+def options(edition: str, i: int) -> dict:
+    opts = OPTIONS[i % 6]
+    return {} if edition == "europe" and "tiebreak" in opts else opts
 
 
 def decode(state, raw: bytes):
@@ -57,17 +68,30 @@ def decode(state, raw: bytes):
             yield StopDrawing()
         elif kind == 4:
             r = ed.routes[a]
-            cards = [(ed.card_types[b].name, c)] if b >= 0 else []
-            if r.length - c:
-                cards.append((ed.card_types[ed.wild_cards[0]].name, r.length - c))
-            yield ClaimRoute(r.id, tuple(sorted(cards)))
+            yield ClaimRoute(r.id, _cards(ed, b, c, r.length - c))
         elif kind == 5:
             yield DrawTickets()
         elif kind == 6:
             pend = state._pending
             yield KeepTickets(tuple(sorted(pend[j] for j in range(len(pend)) if a >> j & 1)))
+        elif kind == 7:
+            n = len(state._stations[state.current_player]) + 1
+            yield BuildStation(ed.map.cities[a].name, _cards(ed, b, c, n - c))
+        elif kind == 8:
+            yield PayTunnel(_cards(ed, state._tunnel[4], a, b))
+        elif kind == 9:
+            yield DeclineTunnel()
         else:
             yield Pass()
+
+
+def _cards(ed, color: int, k: int, wilds: int):
+    """``k`` cards of ``color`` (an index; -1 or the wild: none) and ``wilds`` wilds, as a move names them."""
+    wild = ed.wild_cards[0]
+    cards = [(ed.card_types[color].name, k)] if color >= 0 and color != wild and k else []
+    if wilds:
+        cards.append((ed.card_types[wild].name, wilds))
+    return tuple(sorted(cards))
 
 
 def start(edition: str, i: int):
@@ -75,7 +99,7 @@ def start(edition: str, i: int):
     a determinized state of a seat's view, as the analysis plays from)."""
     rng = random.Random(f"referee:{edition}:{i}")
     n = 2 + i % 4
-    g = ttr_lab.new_game(edition, players=n, seed=rng.getrandbits(rng.choice([16, 64, 128])), **OPTIONS[i % 6])
+    g = ttr_lab.new_game(edition, players=n, seed=rng.getrandbits(rng.choice([16, 64, 128])), **options(edition, i))
     bots = [make_bot(rng.choice(["greedy", "random", "playout"]), rng.randrange(1000)) for _ in range(n)]
     for _ in range(rng.choice([0, 2, rng.randrange(300)])):
         if g.is_over:
@@ -111,16 +135,22 @@ def referee(g, seed: int, policy: str = "playout") -> Counter:
     s = g.copy()
     views = [s.view(p) for p in range(n)]
     played = 0
+    seen: Counter = Counter()
     for move in decode(s, raw):
         p = s.current_player
         assert move == bots[p].choose(views[p]), f"ply {played}: the kernel played {move}"
         assert s.why_illegal(move) is None, f"ply {played}: {move} is illegal: {s.why_illegal(move)}"
         s.push(move)
         played += 1
+        if s.edition.name == "europe":
+            seen += _europe_features(s, move)
     assert s.is_over and played == finish.plies
     assert position_array(s).tobytes() == final, "the kernel's final position differs"
     assert finish.same_game(finish_of(s, played))
-    return Counter(
+    if s.edition.name == "europe":
+        used = [rid for q in range(n) for rid in station_borrowing(s, q).values() if rid is not None]
+        seen["station borrows at the end"] += bool(used)
+    return seen + Counter(
         {
             "playouts": 1,
             "reshuffle": s.shuffles > g.shuffles,
@@ -130,6 +160,25 @@ def referee(g, seed: int, policy: str = "playout") -> Counter:
             f"{n} players": 1,
         }
     )
+
+
+def _europe_features(s, move) -> Counter:
+    """What a Europe move just played covered (``s`` is the position after it)."""
+    out: Counter = Counter()
+    if isinstance(move, ClaimRoute):
+        r = s.edition.map.route(move.route)
+        if r.kind == "ferry":
+            out["ferry claimed"] += 1
+        elif r.kind == "tunnel":
+            out["tunnel revealed"] += 1
+            out["tunnel decision" if s.phase.name == "TUNNEL" else "tunnel claimed at once"] += 1
+    elif isinstance(move, PayTunnel):
+        out["tunnel paid"] += 1
+    elif isinstance(move, DeclineTunnel):
+        out["tunnel abandoned"] += 1
+    elif isinstance(move, BuildStation):
+        out["station built"] += 1
+    return out
 
 
 def run_referee(edition: str, count: int, policy: str = "playout") -> Counter:
@@ -150,6 +199,8 @@ def run_referee(edition: str, count: int, policy: str = "playout") -> Counter:
 def test_the_kernel_plays_the_python_policy_s_games_quick(edition):
     seen = run_referee(edition, 20)
     assert seen["last round"] >= 10
+    if edition == "europe":
+        assert all(seen[k] for k in ("tunnel paid", "tunnel claimed at once", "ferry claimed")), seen
 
 
 @pytest.mark.slow
@@ -160,12 +211,18 @@ def test_the_kernel_plays_the_python_policy_s_games(edition):
     for what in ("reshuffle", "reset", "last round", "start TURN", "start SECOND_CARD", "start KEEP_TICKETS"):
         assert seen[what] >= 20, (what, seen)
     assert seen["start SETUP_TICKETS"] >= 20 and all(seen[f"{n} players"] >= 400 for n in range(2, 6)), seen
+    if edition == "europe":  # the policy builds no station (its plan has none): none to count
+        for what in ("tunnel revealed", "tunnel paid", "tunnel abandoned", "tunnel claimed at once", "ferry claimed"):
+            assert seen[what] >= 20, (what, seen)
+        assert seen["start TUNNEL"] >= 1 and seen["station borrows at the end"] >= 1, seen
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_kernel_plays_the_random_bot_s_games_quick(edition):
     seen = run_referee(edition, 10, policy="random")
     assert seen["last round"] >= 5
+    if edition == "europe":
+        assert all(seen[k] for k in ("tunnel paid", "tunnel abandoned", "station built", "ferry claimed")), seen
 
 
 @pytest.mark.slow
@@ -173,3 +230,7 @@ def test_the_kernel_plays_the_random_bot_s_games_quick(edition):
 def test_the_kernel_plays_the_random_bot_s_games(edition):
     seen = run_referee(edition, 300, policy="random")
     assert seen["reshuffle"] >= 20 and seen["reset"] >= 5, seen
+    if edition == "europe":
+        for what in ("tunnel paid", "tunnel abandoned", "tunnel claimed at once", "ferry claimed", "station built"):
+            assert seen[what] >= 20, (what, seen)
+        assert seen["station borrows at the end"] >= 20, seen

@@ -1,9 +1,11 @@
 /* The rules of the USA family (rules A1-A7, B1, C1, C3, C6), move by move as
  * ttr_lab/engine/rules/ applies them: decks.py (take, reshuffle, pay), row.py (the
  * row, the three-wild reset), drawing.py, claiming.py, tickets.py and
- * turns.py (the end of a turn, the final round).  The legal moves come out
+ * turns.py (the end of a turn, the final round); Europe's own rules are
+ * _europe.c's (tunnels, stations), called from here.  The legal moves come out
  * in the engine's order (LegalMoves: face-up, blind, claims by route and
- * payment, tickets; keeps by their tickets), which the random bot indexes.
+ * payment, stations by city and payment, tickets; keeps by their tickets;
+ * a tunnel's payments, then declining), which the random bot indexes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,10 +29,12 @@ int kg_shuffle_deck(KGame *g) {
     return g->ndeck;
 }
 
-static int take(KGame *g) {
+int kg_take(KGame *g) {
     if (!g->ndeck && !kg_shuffle_deck(g)) return -1;
     return g->deck[--g->ndeck];
 }
+
+#define take kg_take
 
 static int any_cards(const KGame *g) { return g->ndeck || g->ndisc; }
 
@@ -98,6 +102,28 @@ static void after_discard(KGame *g, const KTables *t) {
         check_reset(g, t);
 }
 
+void kg_discard(KGame *g, const KTables *t, const int *cards, int n) {
+    if (!n) return;
+    for (int i = 0; i < n; i++) g->disc[g->ndisc++] = cards[i];
+    after_discard(g, t);
+}
+
+/* decks.py pay: k cards of colour (-1: none) and w wilds from the current hand, in the move's
+ * card order (by name), each to the discard; then the row check */
+void kg_pay(KGame *g, const KTables *t, int color, int k, int w) {
+    int p = g->cur, wild_first = color < 0 || t->name_rank[t->wild] < t->name_rank[color];
+    for (int pass = 0; pass < 2; pass++) {
+        if ((pass == 0) == wild_first) {
+            g->hands[p][t->wild] -= w;
+            for (int j = 0; j < w; j++) g->disc[g->ndisc++] = t->wild;
+        } else if (color >= 0) {
+            g->hands[p][color] -= k;
+            for (int j = 0; j < k; j++) g->disc[g->ndisc++] = color;
+        }
+    }
+    if (k + w) after_discard(g, t);
+}
+
 /* ------------------------------------------------------------------ turns (turns.py) */
 static void game_over(KGame *g) {
     g->phase = PH_OVER;
@@ -128,6 +154,21 @@ static int has_second_pick(const KGame *g, const KTables *t) {
     for (int i = 0; i < t->row_size; i++)
         if (g->row[i] >= 0 && g->row[i] != t->wild) return 1;
     return any_cards(g);
+}
+
+void kg_action_done(KGame *g, const KTables *t) {
+    g->passes = 0;
+    end_turn(g, t);
+}
+
+void kg_complete_claim(KGame *g, const KTables *t, int ri) {
+    int p = g->cur, L = t->rlen[ri];
+    g->owners[ri] = p;
+    g->claims++;
+    g->last_claim = ri;
+    g->pieces[p] -= L;
+    g->scores[p] += t->points[L];
+    kg_action_done(g, t);
 }
 
 static void after_first_card(KGame *g, const KTables *t, int wild_face_up) {
@@ -161,7 +202,11 @@ static void apply_keep(KGame *g, const KTables *t, int mask) {
         }
     for (int i = 0; i < nk; i++) g->tickets[p][g->ntickets[p]++] = kept[i];
     g->npending = 0;
-    return_tickets(g, returned, nr);
+    if (g->phase == PH_SETUP && t->setup_to_box) { /* Europe: unkept initial tickets to the box */
+        for (int i = 0; i < nr; i++) g->box[g->nbox++] = returned[i];
+    } else {
+        return_tickets(g, returned, nr);
+    }
     if (g->phase == PH_SETUP) {
         int nxt = (p + 1) % g->n;
         if (nxt == g->first) {
@@ -213,29 +258,14 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
         case MV_STOP:
             end_turn(g, t);
             break;
-        case MV_CLAIM: {
-            int ri = m->a, color = m->b, k = m->c, L = t->rlen[ri], w = L - k;
-            /* paid in the move's card order (by name), each card to the discard */
-            int wild_first = color < 0 || t->name_rank[t->wild] < t->name_rank[color];
-            for (int pass = 0; pass < 2; pass++) {
-                if ((pass == 0) == wild_first) {
-                    g->hands[p][t->wild] -= w;
-                    for (int j = 0; j < w; j++) g->disc[g->ndisc++] = t->wild;
-                } else if (color >= 0) {
-                    g->hands[p][color] -= k;
-                    for (int j = 0; j < k; j++) g->disc[g->ndisc++] = color;
-                }
+        case MV_CLAIM:
+            if (t->tunnel[m->a]) {
+                ke_claim_tunnel(g, t, m);
+            } else {
+                kg_pay(g, t, m->b, m->c, t->rlen[m->a] - m->c);
+                kg_complete_claim(g, t, m->a);
             }
-            after_discard(g, t);
-            g->owners[ri] = p;
-            g->claims++;
-            g->last_claim = ri;
-            g->pieces[p] -= L;
-            g->scores[p] += t->points[L];
-            g->passes = 0;
-            end_turn(g, t);
             break;
-        }
         case MV_TICKETS: {
             int k = t->draw_k < g->ntdeck ? t->draw_k : g->ntdeck;
             for (int i = 0; i < k; i++) g->pending[i] = g->tdeck[g->ntdeck - 1 - i];
@@ -247,6 +277,15 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
         }
         case MV_KEEP:
             apply_keep(g, t, m->a);
+            break;
+        case MV_STATION:
+            ke_build_station(g, t, m);
+            break;
+        case MV_TPAY:
+            ke_pay_tunnel(g, t, m);
+            break;
+        case MV_TDECLINE:
+            ke_decline_tunnel(g, t);
             break;
         default: /* MV_PASS */
             g->passes++;
@@ -270,8 +309,8 @@ int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p) {
  * count) pairs sorted by name, compared as tuples.  Each payment's key packs its pairs (the rank
  * of the name + 1, then the count, 8 bits each; an absent second pair is 0, so a shorter tuple
  * comes first) */
-static uint32_t pay_key(const KTables *t, const KMove *m) {
-    int L = t->rlen[m->a], w = L - m->c, color = m->b;
+static uint32_t pay_key(const KTables *t, int L, const KMove *m) {
+    int w = L - m->c, color = m->b;
     uint32_t wild = (uint32_t)(t->name_rank[t->wild] + 1) << 8 | (uint32_t)w;
     if (color < 0) return wild << 16;
     uint32_t own = (uint32_t)(t->name_rank[color] + 1) << 8 | (uint32_t)m->c;
@@ -279,21 +318,22 @@ static uint32_t pay_key(const KTables *t, const KMove *m) {
     return t->name_rank[t->wild] < t->name_rank[color] ? wild << 16 | own : own << 16 | wild;
 }
 
-int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
-    int L = t->rlen[ri], W = hand[t->wild], n = 0;
+int kg_pay_list(const KTables *t, const int *hand, int ri, int L, int color, int minw, KMove *out) {
+    int W = hand[t->wild], n = 0;
     uint32_t key[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
     if (W >= L) out[n++] = (KMove){MV_CLAIM, ri, -1, 0};
     int top = W < L - 1 ? W : L - 1;
-    int lo_c = t->rcolor[ri] < 0 ? 0 : t->rcolor[ri], hi_c = t->rcolor[ri] < 0 ? t->wild - 1 : t->rcolor[ri];
+    int lo_c = color < 0 ? 0 : color, hi_c = color < 0 ? t->wild - 1 : color;
     for (int ci = lo_c; ci <= hi_c; ci++) {
         int c = hand[ci];
         if (!c) continue;
         int lo = c < L ? L - c : 0;
+        if (lo < minw) lo = minw;
         for (int k = lo; k <= top; k++) out[n++] = (KMove){MV_CLAIM, ri, ci, L - k};
     }
     for (int i = 0; i < n; i++) { /* insertion sort by key: a handful of payments */
         KMove x = out[i];
-        uint32_t kx = pay_key(t, &x);
+        uint32_t kx = pay_key(t, L, &x);
         int j = i;
         for (; j > 0 && key[j - 1] > kx; j--) {
             out[j] = out[j - 1];
@@ -305,13 +345,30 @@ int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
     return n;
 }
 
+int kg_payments(const KTables *t, const int *hand, int ri, KMove *out) {
+    return kg_pay_list(t, hand, ri, t->rlen[ri], t->rcolor[ri], t->minw[ri], out);
+}
+
+int kg_pay_count(const KTables *t, const int *hand, int L, int color, int minw) {
+    int W = hand[t->wild], n = W >= L, top = W < L - 1 ? W : L - 1;
+    int lo_c = color < 0 ? 0 : color, hi_c = color < 0 ? t->wild - 1 : color;
+    for (int ci = lo_c; ci <= hi_c; ci++) {
+        int c = hand[ci];
+        if (!c) continue;
+        int lo = c < L ? L - c : 0;
+        if (lo < minw) lo = minw;
+        if (top >= lo) n += top - lo + 1;
+    }
+    return n;
+}
+
 static int keep_min(const KGame *g, const KTables *t) {
     int k = g->phase == PH_SETUP ? t->setup_keep : t->draw_keep;
     return k < g->npending ? k : g->npending;
 }
 
 /* keeps in the engine's order: by their tickets' ids, as tuples (a stable sort of the masks) */
-static int keeps(const KGame *g, const KTables *t, int *out) {
+int kg_keeps(const KGame *g, const KTables *t, int *out) {
     int np = g->npending, need = keep_min(g, t), n = 0, by_id[KT_MAX_PENDING];
     int ids[1 << KT_MAX_PENDING][KT_MAX_PENDING], len[1 << KT_MAX_PENDING];
     for (int i = 0; i < np; i++) { /* the pending tickets' positions by id */
@@ -343,11 +400,7 @@ static int keeps(const KGame *g, const KTables *t, int *out) {
  * a colour the hand lacks), a gray route in the sum of those over the colours, and either also
  * all in wilds if W >= L; none above pieces.  Per length: A = min(W + 1, L), d = A - L, base =
  * (W >= L) and the gray route's count (a sum in 16-bit lanes, for the compiler to vectorize). */
-typedef struct {
-    int A, d, base, gray;
-} PayLen;
-
-static void pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl) {
+void kg_pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl) {
     const int W = hand[t->wild];
     int16_t c[KT_MAX_CARD_TYPES] = {0};
     for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
@@ -367,7 +420,10 @@ static void pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *p
     }
 }
 
-static int pay_count(const PayLen *pl, const int *hand, int color, int L) {
+int kg_route_pays(const KTables *t, const PayLen *pl, const int *hand, int ri) {
+    int L = t->rlen[ri], color = t->rcolor[ri];
+    if (!pl[L].A) return 0; /* longer than the pieces */
+    if (t->minw[ri]) return kg_pay_count(t, hand, L, color, t->minw[ri]);
     if (color < 0) return pl[L].gray;
     int k = hand[color] + pl[L].d;
     k = k < pl[L].A ? k : pl[L].A;
@@ -376,7 +432,7 @@ static int pay_count(const PayLen *pl, const int *hand, int color, int L) {
 
 /* the first moves of a turn in order: face-up cards and the blind draw (in a second pick,
  * stopping); list holds KT_MAX_ROW + 2 */
-static int draws_list(const KGame *g, const KTables *t, KMove *list) {
+int kg_draws_list(const KGame *g, const KTables *t, KMove *list) {
     int n = 0, second = g->phase == PH_SECOND;
     for (int i = 0; i < t->row_size; i++) {
         int c = g->row[i];
@@ -394,25 +450,39 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
     int ph = g->phase;
     if (ph == PH_SETUP || ph == PH_KEEP) {
         int masks[1 << KT_MAX_PENDING];
-        int k = keeps(g, t, masks);
+        int k = kg_keeps(g, t, masks);
         if (want >= 0 && want < k) *out = (KMove){MV_KEEP, masks[want], 0, 0};
+        return k;
+    }
+    if (ph == PH_TUNNEL) {
+        KMove tm[KT_MAX_LENGTH + 2];
+        int k = ke_tunnel_moves(g, t, tm);
+        if (want >= 0 && want < k) *out = tm[want];
         return k;
     }
     if (ph != PH_TURN && ph != PH_SECOND) return 0;
     KMove draws[KT_MAX_ROW + 2];
-    int n = draws_list(g, t, draws);
+    int n = kg_draws_list(g, t, draws);
     if (want >= 0 && want < n) *out = draws[want];
     if (ph == PH_SECOND || (want >= 0 && want < n)) return n;
     const int me = g->cur, *hand = g->hands[me];
     PayLen pl[KT_MAX_LENGTH + 1];
-    pay_lengths(t, hand, g->pieces[me], pl);
+    kg_pay_lengths(t, hand, g->pieces[me], pl);
     for (int ri = 0; ri < t->nroutes; ri++) {
         if (!kg_route_open_to(g, t, ri, me)) continue;
-        int k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
+        int k = kg_route_pays(t, pl, hand, ri);
         if (want >= n && want < n + k) {
             KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
             kg_payments(t, hand, ri, pays);
             *out = pays[want - n];
+            return n + k;
+        }
+        n += k;
+    }
+    if (t->stations_max) {
+        int k = ke_station_cities(g, t) * ke_station_ways(g, t);
+        if (want >= n && want < n + k) {
+            ke_station_move(g, t, want - n, out);
             return n + k;
         }
         n += k;
@@ -429,117 +499,3 @@ int kg_legal_count(const KGame *g, const KTables *t) { return legal_walk(g, t, -
 
 int kg_first_legal(const KGame *g, const KTables *t, KMove *out) { return legal_walk(g, t, 0, out) > 0 ? 0 : -1; }
 
-/* ------------------------------------------------------------------ the random bot (bots.py RandomBot) */
-/* The bot draws an index below the number of legal moves and plays that move: the same count and
- * the same order as legal_walk, but the claims counted from each seat's open routes by colour and
- * length (kept up to date claim by claim), and walked only over the open routes. */
-static void kr_count(KRandom *r, const KTables *t, int p, int ri, int d) {
-    int L = t->rlen[ri], k = t->rcolor[ri];
-    r->routes[p][L] += d;
-    if (k >= 0)
-        r->payable[p][L][k] += (int16_t)d;
-    else
-        for (int c = 0; c < t->wild; c++) r->payable[p][L][c] += (int16_t)d;
-}
-
-static void kr_close(KRandom *r, const KTables *t, int p, int ri) {
-    uint64_t bit = (uint64_t)1 << (ri & 63);
-    if (!(r->open[p][ri >> 6] & bit)) return;
-    r->open[p][ri >> 6] &= ~bit;
-    kr_count(r, t, p, ri, -1);
-}
-
-static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
-    const int n = g->n;
-    if (r->claims >= 0 && r->claims == g->claims - 1) { /* one route claimed: closed, and maybe its double */
-        int ri = g->last_claim, q = g->owners[ri], pr = t->partner[ri], few = n < t->double_min;
-        for (int p = 0; p < n; p++) {
-            kr_close(r, t, p, ri);
-            if (pr >= 0 && (few || p == q)) kr_close(r, t, p, pr);
-        }
-    } else {
-        memset(r->open, 0, sizeof r->open);
-        memset(r->routes, 0, sizeof r->routes);
-        memset(r->payable, 0, sizeof r->payable);
-        for (int ri = 0; ri < t->nroutes; ri++)
-            for (int p = 0; p < n; p++)
-                if (kg_route_open_to(g, t, ri, p)) {
-                    r->open[p][ri >> 6] |= (uint64_t)1 << (ri & 63);
-                    kr_count(r, t, p, ri, 1);
-                }
-    }
-    r->claims = g->claims;
-}
-
-/* the claims open to the seat to move, as pay_count counts them: per length, each colour's
- * ways times the open routes it can pay (its colour and gray), and the open routes once more
- * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 8 ways) */
-static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
-    const int me = g->cur, *hand = g->hands[me], W = hand[t->wild];
-    const int top = t->maxlen < g->pieces[me] ? t->maxlen : g->pieces[me];
-    int16_t c[KT_MAX_CARD_TYPES] = {0};
-    for (int ci = 0; ci < t->wild; ci++) c[ci] = (int16_t)hand[ci];
-    int total = 0;
-    for (int L = 1; L <= top; L++) {
-        const int16_t *m = r->payable[me][L], A = (int16_t)(W + 1 < L ? W + 1 : L), d = (int16_t)(A - L);
-        int sum = 0;
-        for (int ci = 0; ci < KT_MAX_CARD_TYPES; ci++) {
-            int16_t k = (int16_t)(c[ci] + d);
-            k = k < A ? k : A;
-            k = k > 0 ? k : 0;
-            sum += k * m[ci];
-        }
-        total += sum + (W >= L ? r->routes[me][L] : 0);
-    }
-    return total;
-}
-
-int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
-    KMove draws[KT_MAX_ROW + 2];
-    if (g->phase == PH_SETUP || g->phase == PH_KEEP) { /* ticket choices: the keeps, listed once */
-        int masks[1 << KT_MAX_PENDING], n = keeps(g, t, masks);
-        if (n <= 0) return -1;
-        *out = (KMove){MV_KEEP, masks[mt_below(&r->mt[g->cur], (uint32_t)n)], 0, 0};
-        return 0;
-    }
-    if (g->phase == PH_SECOND) { /* second picks: no claims */
-        int n = draws_list(g, t, draws);
-        if (n <= 0) return -1;
-        *out = draws[mt_below(&r->mt[g->cur], (uint32_t)n)];
-        return 0;
-    }
-    if (g->phase != PH_TURN) return -1;
-    if (r->claims != g->claims) kr_follow(r, g, t);
-    const int me = g->cur, *hand = g->hands[me];
-    PayLen pl[KT_MAX_LENGTH + 1];
-    int ndraws = draws_list(g, t, draws), claims = kr_claims(r, g, t);
-    int n = ndraws + claims + (g->ntdeck > 0);
-    if (!n) {
-        *out = (KMove){MV_PASS, 0, 0, 0};
-        mt_below(&r->mt[me], 1); /* the bot draws from its one move too */
-        return 0;
-    }
-    int want = (int)mt_below(&r->mt[me], (uint32_t)n);
-    if (want < ndraws) {
-        *out = draws[want];
-        return 0;
-    }
-    want -= ndraws;
-    if (want >= claims) {
-        *out = (KMove){MV_TICKETS, 0, 0, 0};
-        return 0;
-    }
-    pay_lengths(t, hand, g->pieces[me], pl);
-    for (int w = 0; w < (t->nroutes + 63) / 64; w++)
-        for (uint64_t bits = r->open[me][w]; bits; bits &= bits - 1) {
-            int ri = 64 * w + KT_CTZ64(bits), k = pay_count(pl, hand, t->rcolor[ri], t->rlen[ri]);
-            if (want < k) {
-                KMove pays[KT_MAX_CARD_TYPES * KT_MAX_LENGTH + 1];
-                kg_payments(t, hand, ri, pays);
-                *out = pays[want];
-                return 0;
-            }
-            want -= k;
-        }
-    return -1; /* cannot happen: the counts and the sets agree */
-}

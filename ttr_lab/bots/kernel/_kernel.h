@@ -1,7 +1,8 @@
 /* The compiled playout kernel of ttr_lab: shared declarations.
  *
- * The kernel is a second implementation of the rules of one family of
- * editions (the USA family: USA, 1910, Mega Game, Big Cities) and of two
+ * The kernel is a second implementation of the rules of two families of
+ * editions (the USA family: USA, 1910, Mega Game, Big Cities; Europe: its
+ * tunnels, ferries, stations and long tickets) and of two
  * policies (the playout policy, ttr_lab/bots/playout*.py, and the random bot),
  * checked move for move against the Python engine (tests/test_kernel*.py).
  * It reads an edition and a position only as flat int32 arrays built in
@@ -19,7 +20,11 @@
 
 #define KT_MAGIC_TABLES 0x54545231 /* "TTR1" */
 #define KT_MAGIC_STATE 0x54545253  /* "TTRS" */
-#define KT_VERSION 1
+#define KT_VERSION 2
+
+/* rules families */
+#define KF_USA 1
+#define KF_EUROPE 2
 
 #define KT_MAX_PLAYERS 5
 #define KT_MAX_CARD_TYPES 16
@@ -34,6 +39,7 @@
 #define KT_MAX_LENGTH 8
 #define KT_MAX_PIECES 200
 #define KT_MAX_SCORE 100000
+#define KT_MAX_STATIONS 3
 #define KT_INF 0x3fffffff /* no path */
 
 /* phases, as ttr_lab.engine.phases.Phase numbers them */
@@ -41,6 +47,7 @@
 #define PH_TURN 1
 #define PH_SECOND 2
 #define PH_KEEP 3
+#define PH_TUNNEL 4 /* Europe: pay a tunnel's extra cards or decline */
 #define PH_OVER 9
 
 /* moves, as recorded: kind, a, b, c */
@@ -51,6 +58,9 @@
 #define MV_CLAIM 4   /* a: route index, b: colour card (-1: wilds only), c: coloured cards; wilds = length - c */
 #define MV_TICKETS 5
 #define MV_KEEP 6 /* a: bit mask over the pending tickets (their order in the position) */
+#define MV_STATION 7 /* a: city, b: colour card (-1: wilds only), c: coloured cards; wilds = station number - c */
+#define MV_TPAY 8    /* a: cards of the tunnel's colour, b: wilds */
+#define MV_TDECLINE 9
 
 typedef struct {
     int kind, a, b, c;
@@ -71,6 +81,7 @@ static inline int KT_CTZ64(uint64_t x) { /* x != 0 */
 
 /* ------------------------------------------------------------------ the edition's tables */
 typedef struct {
+    int family; /* KF_USA, KF_EUROPE */
     int ncities, nroutes, ncards, wild, nticket;
     int row_size, pieces, end_threshold, final_turns, double_min;
     int setup_deal, setup_keep, draw_k, draw_keep;
@@ -85,6 +96,13 @@ typedef struct {
     /* routes, by index (ids increasing) */
     int rid[KT_MAX_ROUTES], ra[KT_MAX_ROUTES], rb[KT_MAX_ROUTES], rlen[KT_MAX_ROUTES];
     int rcolor[KT_MAX_ROUTES], partner[KT_MAX_ROUTES];
+    int minw[KT_MAX_ROUTES];   /* a ferry's locomotive spaces: wilds every payment includes */
+    int tunnel[KT_MAX_ROUTES]; /* 1: a tunnel (three cards revealed at a claim) */
+    int ferry[KT_MAX_ROUTES], nferry; /* the routes with minw > 0 */
+    /* stations (Europe): per player, points per station left; per city its rank among the
+     * cities a station may be built in (by name; -1: none there), and the cities by that rank */
+    int stations_max, station_points, setup_to_box;
+    int srank[KT_MAX_CITIES], scity[KT_MAX_CITIES], nscity;
     int by_length[KT_MAX_ROUTES]; /* route indices, longest first, then by index */
     /* adjacency lists, in route order: city -> (other city, route) */
     int adj_start[KT_MAX_CITIES + 1];
@@ -113,6 +131,13 @@ typedef struct {
     int pending[KT_MAX_PENDING], npending;
     int setup[KT_MAX_PLAYERS][KT_MAX_PENDING], nsetup[KT_MAX_PLAYERS], has_setup;
     int tdeck[KT_MAX_TICKETS], ntdeck; /* bottom to top */
+    int box[KT_MAX_TICKETS], nbox;     /* Europe: tickets out of the game */
+    int stations[KT_MAX_PLAYERS][KT_MAX_STATIONS], nstations[KT_MAX_PLAYERS]; /* cities, in building order */
+    int station_at[KT_MAX_CITIES];                                          /* seat, or -1 */
+    /* a pending tunnel (phase PH_TUNNEL): route, the claim's colour card (-1: wilds only), its
+     * coloured cards and wilds (still in the hand), the revealed cards, the extra cards due and
+     * their colour card (the wild if the claim was wilds only) */
+    int has_tunnel, tn_route, tn_color, tn_k, tn_w, tn_rev[3], tn_nrev, tn_extra, tn_x;
     /* the game's seed as its shuffles name it: "ttr_lab:<seed>:" */
     char prefix[96];
     int prefix_len;
@@ -145,11 +170,35 @@ int kt_path(const KTables *t, const int *cost, int a, int b, int *out, int *nout
 
 /* ------------------------------------------------------------------ the rules (_engine.c) */
 int kg_shuffle_deck(KGame *g); /* the discard becomes the deck (A2); returns the new deck size */
+int kg_take(KGame *g);         /* the top card of the deck (reshuffling), -1 if none */
+void kg_discard(KGame *g, const KTables *t, const int *cards, int n); /* to the discard, then the row check */
+void kg_pay(KGame *g, const KTables *t, int color, int k, int w);     /* in the move's order (card names) */
+void kg_complete_claim(KGame *g, const KTables *t, int ri);
+void kg_action_done(KGame *g, const KTables *t);
 void kg_apply(KGame *g, const KTables *t, const KMove *m);
 int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p);
+/* the payments of L cards of colour (-1: any) with at least minw wilds, sorted as the engine
+ * sorts them, as MV_CLAIM moves of route ri; out holds ncards * maxlen + 1 */
+int kg_pay_list(const KTables *t, const int *hand, int ri, int L, int color, int minw, KMove *out);
 int kg_payments(const KTables *t, const int *hand, int ri, KMove *out); /* sorted; out holds ncards * maxlen + 1 */
+int kg_pay_count(const KTables *t, const int *hand, int L, int color, int minw);
+int kg_draws_list(const KGame *g, const KTables *t, KMove *list); /* list holds KT_MAX_ROW + 2 */
+int kg_keeps(const KGame *g, const KTables *t, int *out);
 int kg_legal_count(const KGame *g, const KTables *t);
 int kg_first_legal(const KGame *g, const KTables *t, KMove *out);
+
+/* ------------------------------------------------------------------ Europe (_europe.c) */
+void ke_claim_tunnel(KGame *g, const KTables *t, const KMove *m); /* the reveal, and the claim or the decision */
+void ke_pay_tunnel(KGame *g, const KTables *t, const KMove *m);
+void ke_decline_tunnel(KGame *g, const KTables *t);
+int ke_tunnel_moves(const KGame *g, const KTables *t, KMove *out); /* the payments, then declining; out holds 9 */
+void ke_build_station(KGame *g, const KTables *t, const KMove *m);
+int ke_station_ways(const KGame *g, const KTables *t); /* payments of the next station (the same in every city) */
+int ke_station_cities(const KGame *g, const KTables *t); /* cities without a station */
+int ke_station_move(const KGame *g, const KTables *t, int i, KMove *out); /* the i-th station move */
+/* the stations' borrowed routes at the end (C11, C12): returns the ticket points, sets each
+ * ticket's completion (by position) and the count */
+int ke_borrow(const KGame *g, const KTables *t, int p, int *up, unsigned char *done, int *completed);
 
 /* ------------------------------------------------------------------ scoring (_score.c) */
 typedef struct {
@@ -185,5 +234,11 @@ typedef struct {
 } KRandom;
 
 int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out);
+/* the payments of route ri (pay_lengths' counts per length, a ferry's own) */
+typedef struct {
+    int A, d, base, gray;
+} PayLen;
+void kg_pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl);
+int kg_route_pays(const KTables *t, const PayLen *pl, const int *hand, int ri);
 
 #endif

@@ -266,6 +266,8 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
     int n = g->n, size = 11 + t->row_size + n * t->ncards + t->nroutes + 2 * n + 2 + g->ndeck + g->ndisc + n +
                          1 + g->npending + 1 + 1 + g->ntdeck;
     for (int p = 0; p < n; p++) size += g->ntickets[p] + (g->has_setup ? 1 + g->nsetup[p] : 0);
+    size += 1 + g->nbox + 1 + (g->has_tunnel ? 5 + g->tn_nrev + 2 : 0);
+    for (int p = 0; p < n; p++) size += 1 + g->nstations[p];
     PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size * 4);
     if (!b) return NULL;
     int32_t *o = (int32_t *)PyBytes_AS_STRING(b);
@@ -297,6 +299,20 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
         }
     o[k++] = g->ntdeck;
     for (int i = 0; i < g->ntdeck; i++) o[k++] = t->tid[g->tdeck[i]];
+    o[k++] = g->nbox;
+    for (int i = 0; i < g->nbox; i++) o[k++] = t->tid[g->box[i]];
+    for (int p = 0; p < n; p++) {
+        o[k++] = g->nstations[p];
+        for (int i = 0; i < g->nstations[p]; i++) o[k++] = g->stations[p][i];
+    }
+    o[k++] = g->has_tunnel;
+    if (g->has_tunnel) {
+        int head2[5] = {g->tn_route, g->tn_color, g->tn_k, g->tn_w, g->tn_nrev};
+        for (int i = 0; i < 5; i++) o[k++] = head2[i];
+        for (int i = 0; i < g->tn_nrev; i++) o[k++] = g->tn_rev[i];
+        o[k++] = g->tn_extra;
+        o[k++] = g->tn_x;
+    }
     return b;
 }
 

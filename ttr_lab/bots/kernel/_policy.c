@@ -1,5 +1,6 @@
 /* The playout policy (ttr_lab/bots/playout/: __init__.py, plan.py, tables.py,
- * tickets.py) for the USA family, decision for decision: the same
+ * tickets.py) for the USA family and Europe, decision for decision (a tunnel
+ * by Europe's default_choice; the policy builds no station there): the same
  * plan kept across plies and checked only when the scores change, the same
  * claims, draws and ticket choices, the same ties, the same floating-point
  * expressions (built without contraction: -ffp-contract=off).  Each bot
@@ -77,6 +78,7 @@ static void hand_have(const KTables *t, const int *h, int *have) {
 
 static int affordable(const KTables *t, const int *have, int W, int ri) {
     int L = t->rlen[ri];
+    if (t->minw[ri] > W) return 0; /* a ferry's locomotives */
     if (t->rcolor[ri] >= 0) return have[t->rcolor[ri]] + W >= L;
     if (W >= L) return 1;
     for (int c = 0; c < t->wild; c++)
@@ -551,6 +553,14 @@ int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out) {
             return draw(b, g, t, have, 1, out);
         }
         return turn(b, g, t, out);
+    }
+    if (g->phase == PH_TUNNEL) { /* the edition's default_choice: pay with the fewest wilds, else decline */
+        KMove tm[KT_MAX_LENGTH + 2];
+        int n = ke_tunnel_moves(g, t, tm), best = n - 1;
+        for (int i = 0; i < n - 1; i++)
+            if (best == n - 1 || tm[i].b < tm[best].b) best = i;
+        *out = tm[best];
+        return 0;
     }
     if (g->phase != PH_SETUP && g->phase != PH_KEEP) return -1;
     if (kg_legal_count(g, t) == 1) return kg_first_legal(g, t, out);

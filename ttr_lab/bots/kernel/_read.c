@@ -128,7 +128,7 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
     memset(t, 0, sizeof *t);
     READ(v, KT_MAGIC_TABLES, KT_MAGIC_TABLES, "tables: magic");
     READ(v, KT_VERSION, KT_VERSION, "tables: version");
-    READ(v, 1, 1, "tables: rules family");
+    READ(t->family, KF_USA, KF_EUROPE, "tables: rules family");
     READ(t->ncities, 2, KT_MAX_CITIES, "tables: cities");
     READ(t->nroutes, 1, KT_MAX_ROUTES, "tables: routes");
     READ(t->ncards, 2, KT_MAX_CARD_TYPES, "tables: card types");
@@ -150,6 +150,10 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
     READ(t->deal_row_late, 0, 1, "tables: deal row after tickets");
     READ(t->single_draw, 0, 1, "tables: allow single draw");
     READ(t->maxlen, 1, KT_MAX_LENGTH, "tables: longest route");
+    int europe = t->family == KF_EUROPE;
+    READ(t->stations_max, 0, europe ? KT_MAX_STATIONS : 0, "tables: stations per player");
+    READ(t->station_points, 0, europe ? 100 : 0, "tables: points per station left");
+    READ(t->setup_to_box, 0, europe, "tables: unkept initial tickets to the box");
     t->points[0] = 0;
     for (int L = 1; L <= t->maxlen; L++) READ(t->points[L], 0, 100, "tables: route points");
     t->total_cards = 0;
@@ -173,6 +177,10 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
         READ(t->rcolor[i], -1, t->wild - 1, "tables: route colour");
         READ(t->partner[i], -1, t->nroutes - 1, "tables: route partner");
         if (t->partner[i] == i) FAIL("tables: route %d is its own double", t->rid[i]);
+        READ(t->minw[i], 0, europe ? t->rlen[i] : 0, "tables: route locomotive spaces");
+        READ(t->tunnel[i], 0, europe, "tables: route tunnel (0/1)");
+        if (t->tunnel[i] && t->minw[i]) FAIL("tables: route %d is a tunnel with locomotive spaces", t->rid[i]);
+        if (t->minw[i]) t->ferry[t->nferry++] = i;
     }
     for (int i = 0; i < t->nroutes; i++) {
         int p = t->partner[i];
@@ -192,6 +200,19 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
         READ(t->tpoints[i], 0, 1000, "tables: ticket points");
         READ(t->tpenalty[i], 0, 1000, "tables: ticket penalty");
     }
+    /* the station cities: each city's rank by name among them (-1: none there), each rank once */
+    for (int c = 0; c < t->ncities; c++) t->scity[c] = -1;
+    t->nscity = 0;
+    for (int c = 0; c < t->ncities; c++) {
+        READ(t->srank[c], -1, t->ncities - 1, "tables: station city rank");
+        if (t->srank[c] < 0) continue;
+        if (!t->stations_max) FAIL("tables: a station city without stations");
+        if (t->scity[t->srank[c]] >= 0) FAIL("tables: station city rank %d given twice", t->srank[c]);
+        t->scity[t->srank[c]] = c;
+        t->nscity++;
+    }
+    for (int k = 0; k < t->nscity; k++)
+        if (t->scity[k] < 0) FAIL("tables: station city ranks are not 0 to %d", t->nscity - 1);
     if (r.i != r.n) FAIL("tables: %lld ints left over", (long long)(r.n - r.i));
     /* points -> length where only one length gives them (the policy reads claims off the scores) */
     t->max_points = 0;
@@ -283,7 +304,8 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
     READ(np, 2, KT_MAX_PLAYERS, "position: players");
     g->n = np;
     READ(g->phase, 0, PH_OVER, "position: phase");
-    if (g->phase > PH_KEEP && g->phase != PH_OVER) FAIL("position: phase %d is not one of this edition", g->phase);
+    int last = t->family == KF_EUROPE ? PH_TUNNEL : PH_KEEP;
+    if (g->phase > last && g->phase != PH_OVER) FAIL("position: phase %d is not one of this edition", g->phase);
     READ(g->cur, 0, np - 1, "position: current seat");
     READ(g->first, 0, np - 1, "position: first seat");
     READ(g->turn, 0, 10000000, "position: turn");
@@ -313,9 +335,6 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
         READ(g->disc[i], 0, t->ncards - 1, "position: discard card");
         count[g->disc[i]]++;
     }
-    for (int c = 0; c < t->ncards; c++)
-        if (count[c] != t->composition[c])
-            FAIL("position: %d cards of type %d are in play, the edition has %d", count[c], c, t->composition[c]);
     /* tickets: none in two places */
     unsigned char where[KT_MAX_TICKETS] = {0};
     for (int p = 0; p < np; p++) {
@@ -342,6 +361,55 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
         if (read_ticket(&r, t, &g->tdeck[i], "position: ticket deck", err, errlen)) return -1;
         if (where[g->tdeck[i]]++) FAIL("position: ticket %d is in two places", t->tid[g->tdeck[i]]);
     }
+    READ(g->nbox, 0, t->nticket, "position: box size");
+    for (int i = 0; i < g->nbox; i++) {
+        if (read_ticket(&r, t, &g->box[i], "position: box", err, errlen)) return -1;
+        if (where[g->box[i]]++) FAIL("position: ticket %d is in two places", t->tid[g->box[i]]);
+    }
+    if (g->nbox && !t->setup_to_box) FAIL("position: a box in an edition without one");
+    for (int c = 0; c < t->ncities; c++) g->station_at[c] = -1;
+    for (int p = 0; p < np; p++) {
+        READ(g->nstations[p], 0, t->stations_max, "position: stations built");
+        for (int i = 0; i < g->nstations[p]; i++) {
+            int c;
+            READ(c, 0, t->ncities - 1, "position: station city");
+            if (t->srank[c] < 0) FAIL("position: no station may be built in city %d", c);
+            if (g->station_at[c] >= 0) FAIL("position: two stations in city %d", c);
+            g->stations[p][i] = c;
+            g->station_at[c] = p;
+        }
+    }
+    READ(g->has_tunnel, 0, t->family == KF_EUROPE, "position: tunnel pending (0/1)");
+    if (g->has_tunnel != (g->phase == PH_TUNNEL)) FAIL("position: a tunnel is pending exactly in its phase");
+    if (g->has_tunnel) {
+        int ri, x;
+        READ(ri, 0, t->nroutes - 1, "position: tunnel route");
+        if (!t->tunnel[ri] || g->owners[ri] >= 0) FAIL("position: route %d is not an open tunnel", t->rid[ri]);
+        g->tn_route = ri;
+        READ(g->tn_color, -1, t->wild - 1, "position: tunnel colour card");
+        if (g->tn_color >= 0 && t->rcolor[ri] >= 0 && g->tn_color != t->rcolor[ri])
+            FAIL("position: the tunnel is paid in another colour");
+        READ(g->tn_k, 0, g->tn_color >= 0 ? t->rlen[ri] : 0, "position: tunnel coloured cards");
+        READ(g->tn_w, 0, t->rlen[ri], "position: tunnel wilds");
+        if (g->tn_k + g->tn_w != t->rlen[ri] || (g->tn_color >= 0 && !g->tn_k))
+            FAIL("position: the tunnel payment does not match the route length");
+        if ((g->tn_color >= 0 && g->hands[g->cur][g->tn_color] < g->tn_k) || g->hands[g->cur][t->wild] < g->tn_w)
+            FAIL("position: the tunnel payment is not in the hand");
+        READ(g->tn_nrev, 1, 3, "position: tunnel revealed cards");
+        x = g->tn_color >= 0 ? g->tn_color : t->wild;
+        int extra = 0;
+        for (int i = 0; i < g->tn_nrev; i++) {
+            READ(g->tn_rev[i], 0, t->ncards - 1, "position: tunnel revealed card");
+            count[g->tn_rev[i]]++;
+            extra += g->tn_rev[i] == t->wild || g->tn_rev[i] == x;
+        }
+        READ(g->tn_extra, extra, extra, "position: tunnel extra cards");
+        if (!extra) FAIL("position: nothing revealed matches, no tunnel decision is due");
+        READ(g->tn_x, x, x, "position: tunnel extra cards' colour");
+    }
+    for (int c = 0; c < t->ncards; c++)
+        if (count[c] != t->composition[c])
+            FAIL("position: %d cards of type %d are in play, the edition has %d", count[c], c, t->composition[c]);
     if (r.i != r.n) FAIL("position: %lld ints left over", (long long)(r.n - r.i));
     if (g->phase == PH_SETUP && !g->has_setup) FAIL("position: the setup phase without the setup deal");
     if ((g->phase == PH_SETUP || g->phase == PH_KEEP) ? 0 : g->npending)

@@ -3,7 +3,10 @@
  * trail (each route once, cities any number of times), the Longest Path and
  * Globetrotter bonuses (every tied player scores them) and the winners
  * after the tie-breakers (B1, B2: completed tickets, then the Longest Path
- * card, or the path's length, or a shared win).
+ * card, or the path's length, or a shared win).  Europe (B3): the tickets
+ * over the routes the stations borrow (_stations.c), 4 points per station
+ * left, the European Express over own routes only, and the tie-breakers
+ * completed tickets, then fewest stations built, then the European Express.
  */
 #include <string.h>
 
@@ -97,14 +100,22 @@ void kg_score(const KGame *g, const KTables *t, KScore *out) {
                 pts += t->points[t->rlen[ri]];
                 up[find(up, t->ra[ri])] = find(up, t->rb[ri]);
             }
-        for (int i = 0; i < g->ntickets[p]; i++) {
-            int ti = g->tickets[p][i];
-            if (find(up, t->ta[ti]) == find(up, t->tb[ti])) {
-                pts += t->tpoints[ti];
-                out->completed[p]++;
-                out->ticket_done[p][i / 64] |= (uint64_t)1 << (i % 64);
-            } else {
-                pts -= t->tpenalty[ti];
+        if (t->family == KF_EUROPE) {
+            unsigned char done[KT_MAX_TICKETS];
+            pts += ke_borrow(g, t, p, up, done, &out->completed[p]);
+            for (int i = 0; i < g->ntickets[p]; i++)
+                if (done[i]) out->ticket_done[p][i / 64] |= (uint64_t)1 << (i % 64);
+            pts += (t->stations_max - g->nstations[p]) * t->station_points;
+        } else {
+            for (int i = 0; i < g->ntickets[p]; i++) {
+                int ti = g->tickets[p][i];
+                if (find(up, t->ta[ti]) == find(up, t->tb[ti])) {
+                    pts += t->tpoints[ti];
+                    out->completed[p]++;
+                    out->ticket_done[p][i / 64] |= (uint64_t)1 << (i % 64);
+                } else {
+                    pts -= t->tpenalty[ti];
+                }
             }
         }
         out->total[p] = pts;
@@ -117,18 +128,19 @@ void kg_score(const KGame *g, const KTables *t, KScore *out) {
         if (t->gt_bonus && most > 0 && out->completed[p] == most) out->total[p] += t->gt_bonus;
     }
     /* the winners: the best (total, tickets, then the card or the path) */
-    int key[KT_MAX_PLAYERS][3];
+    int key[KT_MAX_PLAYERS][4];
     for (int p = 0; p < n; p++) {
         key[p][0] = out->total[p];
         key[p][1] = out->completed[p];
+        key[p][2] = t->family == KF_EUROPE ? -g->nstations[p] : 0; /* fewest stations built (B3) */
         if (t->lp_bonus)
-            key[p][2] = lp_best > 0 && out->longest[p] == lp_best;
+            key[p][3] = lp_best > 0 && out->longest[p] == lp_best;
         else
-            key[p][2] = t->tiebreak_path ? out->longest[p] : 0;
+            key[p][3] = t->tiebreak_path ? out->longest[p] : 0;
     }
     int best = 0;
     for (int p = 1; p < n; p++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             if (key[p][k] != key[best][k]) {
                 if (key[p][k] > key[best][k]) best = p;
                 break;

@@ -6,32 +6,37 @@ the layouts below, and the C side checks every field before any work
 (``ttr_lab/bots/kernel/_read.c``): a malformed array raises
 :class:`~ttr_lab.errors.TtrError` naming the field, never a crash.
 
-:func:`unsupported` says why an edition is not (yet) the kernel's: only the
+:func:`unsupported` says why an edition is not (yet) the kernel's: the
 USA family (USA, 1910, Mega Game, Big Cities, with any of their options,
-also on a custom map of plain train routes and two-city tickets) passes the
-referee checks so far; any other edition, a subclass, a plug-in's rules or
-a change to the position fields plays in Python.
+also on a custom map of plain train routes and two-city tickets) and Europe
+(its options, also on a custom map of train, ferry and tunnel routes and
+two-city tickets) pass the referee checks; any other edition, a subclass, a
+plug-in's rules or a change to the position fields plays in Python.
 
-Edition layout (version 1)
+Edition layout (version 2)
 --------------------------
 ====  =========================================================================
-0     magic ``0x54545231``; 1: version 1; 2: rules family (1: USA)
+0     magic ``0x54545231``; 1: version 2; 2: rules family (1: USA, 2: Europe)
 3-7   cities, routes, card types, the wild card's index (the last), tickets
 8-12  row size, pieces, end threshold, final turns, players for double routes
 13-16 setup deal and keep, ticket draw and keep
 17-23 Longest Path bonus, Globetrotter bonus, tie-break by path length (0/1),
       max consecutive resets (-1: none), deal the row after the tickets (0/1),
       allow a single draw (0/1), the longest route
+24-26 stations per player (0: none), points per station left unbuilt,
+      unkept initial tickets go to the box (0/1); all 0 in the USA family
 then  route points per length 1..longest; the deck's count per card type; the
       alphabetical rank of each card's name (a claim's cards are in name order);
       per route (by index): id, city a, city b, length, colour card (-1 gray),
-      index of its double (-1); per ticket: id, city a, city b, points, penalty
+      index of its double (-1), locomotive spaces (a ferry's; 0), tunnel (0/1);
+      per ticket: id, city a, city b, points, penalty; per city (by index):
+      its rank by name among the cities a station may be built in (-1: none)
 ====  =========================================================================
 
-Position layout (version 1)
+Position layout (version 2)
 ---------------------------
 ====  =========================================================================
-0-10  magic ``0x54545253``, version 1, players, phase, current seat, first
+0-10  magic ``0x54545253``, version 2, players, phase, current seat, first
       seat, turn, final turns left (-1 before the last round), passes,
       resets, shuffles
 then  the row (a card per slot, -1 empty); each hand (a count per card
@@ -39,7 +44,13 @@ then  the row (a card per slot, -1 empty); each hand (a count per card
       then cards bottom to top); the discard (the same); each seat's tickets
       (count, then ids in order); the pending tickets (the same); whether
       the setup deal is present (0/1) and then each seat's deal (count, ids);
-      the ticket deck (count, then ids bottom to top)
+      the ticket deck (count, then ids bottom to top); the box (count, ids);
+      each seat's stations (count, then city indices in building order); a
+      pending tunnel: 0, or 1 then its route index, the claim's colour card
+      (-1: wilds only), its coloured cards, its wilds (both still in the hand),
+      the revealed cards (count 1-3, then the cards), the extra cards due and
+      their colour card (the wild after a claim in wilds only).  The USA
+      family writes an empty box, no stations and no tunnel.
 ====  =========================================================================
 
 The game's shuffles are named by its seed (``random.Random(f"ttr_lab:{seed}:{k}")``,
@@ -52,9 +63,11 @@ ever gets determinized states, see :mod:`ttr_lab.analysis.advisor`).
 >>> g = ttr_lab.new_game("usa", players=3, seed=5)
 >>> a = position_array(g)
 >>> a[:3].tolist(), len(a) > 100, unsupported(g.edition) is None
-([1414812243, 1, 3], True, True)
->>> unsupported(ttr_lab.find_edition("europe"))
-'the kernel plays the USA family only so far, not europe'
+([1414812243, 2, 3], True, True)
+>>> unsupported(ttr_lab.find_edition("europe")) is None
+True
+>>> unsupported(ttr_lab.find_edition("rails_and_sails"))
+'the kernel plays the USA family and Europe only so far, not rails_and_sails'
 """
 
 from __future__ import annotations
@@ -68,11 +81,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...engine.rules import Edition
     from ...engine.state import GameState
 
-__all__ = ["edition_spec", "position_array", "seed_text", "unsupported", "FIELDS"]
+__all__ = ["edition_spec", "position_array", "seed_text", "unsupported", "FIELDS", "EUROPE_FIELDS"]
 
 MAGIC_TABLES = 0x54545231
 MAGIC_STATE = 0x54545253
-VERSION = 1
+VERSION = 2
 
 #: the position fields of the USA family, in the engine's order: any change plays in Python
 FIELDS = (
@@ -97,26 +110,36 @@ FIELDS = (
     "_setup_deal",
     "_tdeck",
 )
-_PHASES = (0, 1, 2, 3, 9)
-#: the one edition class the kernel plays (ttr_lab.editions.usa.USA, all its variants)
-_FAMILY = ("ttr_lab.editions.usa", "USA")
+#: Europe's position fields: the USA family's, the box, the stations, a pending tunnel
+EUROPE_FIELDS = (*FIELDS, "_box", "_stations", "_tunnel")
+#: the edition classes the kernel plays (all their variants), by rules family
+_FAMILIES = {("ttr_lab.editions.usa", "USA"): 1, ("ttr_lab.editions.europe", "Europe"): 2}
 _CARDS = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "loco")
 
 
 def unsupported(ed: Edition) -> str | None:
     """Why the kernel does not play ``ed``; None if it does."""
     cls = type(ed)
-    if (cls.__module__, cls.__qualname__) != _FAMILY:  # the class itself: not a subclass, not a plug-in
-        return f"the kernel plays the USA family only so far, not {ed.name}"
-    if ed.field_attrs != FIELDS:
+    family = _FAMILIES.get((cls.__module__, cls.__qualname__))  # the class itself: not a subclass, not a plug-in
+    if family is None:
+        return f"the kernel plays the USA family and Europe only so far, not {ed.name}"
+    if ed.field_attrs != (FIELDS if family == 1 else EUROPE_FIELDS):
         return "the edition's position fields changed"
     if tuple(c.name for c in ed.card_types) != _CARDS or len(ed.pile_names) != 1:
         return "other cards than the standard deck"
     m = ed.map
     if len(m.cities) > 128 or len(m.routes) > 256 or len(m.tickets) > 400:
         return "a map larger than the kernel's tables (128 cities, 256 routes, 400 tickets)"
-    if any(r.locomotives or r.paired or r.kind != "train" for r in m.routes):
+    if family == 1 and any(r.locomotives or r.paired or r.kind != "train" for r in m.routes):
         return "routes other than plain train routes"
+    if family == 2:
+        if any(r.paired or r.kind not in ("train", "ferry", "tunnel") for r in m.routes):
+            return "routes other than train, ferry and tunnel routes"
+        if any(r.kind == "tunnel" and r.locomotives for r in m.routes):
+            return "a tunnel with locomotive spaces"
+        eu: Any = ed  # Europe's station attributes
+        if not 0 <= eu.stations_per_player <= 3 or not 0 <= eu.unbuilt_station_points <= 100:
+            return "other stations than up to 3 per player"
     if any(t.is_tour for t in m.tickets) or any(t.id > 100_000 for t in m.tickets):
         return "tickets other than two-city tickets"
     if max(ed.route_points) > 8 or max(ed.route_points.values()) > 100 or min(ed.route_points) < 1:
@@ -129,6 +152,7 @@ def unsupported(ed: Edition) -> str | None:
 def edition_spec(ed: Edition) -> array[int]:
     """The edition's tables for the kernel (see the module doc); ``ed`` must be supported."""
     m = ed.map
+    family = _FAMILIES[(type(ed).__module__, type(ed).__qualname__)]
     index = {c.name: i for i, c in enumerate(m.cities)}
     lengths = sorted(ed.route_points)
     longest = lengths[-1]
@@ -136,10 +160,12 @@ def edition_spec(ed: Edition) -> array[int]:
     rank = {name: i for i, name in enumerate(sorted(names))}
     opts = ed.options
     cap = opts["max_consecutive_resets"]
+    europe = family == 2
+    eu: Any = ed  # Europe's station attributes
     spec = [
         MAGIC_TABLES,
         VERSION,
-        1,
+        family,
         len(m.cities),
         len(m.routes),
         len(names),
@@ -159,6 +185,9 @@ def edition_spec(ed: Edition) -> array[int]:
         1 if opts["deal_row_after_tickets"] else 0,
         1 if opts["allow_single_draw"] else 0,
         longest,
+        eu.stations_per_player if europe else 0,
+        eu.unbuilt_station_points if europe else 0,
+        1 if europe and ed.ticket_box else 0,
     ]
     spec += [ed.route_points.get(L, 0) for L in range(1, longest + 1)]
     count = dict(ed.deck_composition[0])
@@ -167,10 +196,16 @@ def edition_spec(ed: Edition) -> array[int]:
     colour = {ct.color: i for i, ct in enumerate(ed.card_types) if ct.color}
     for i, r in enumerate(m.routes):
         spec += [r.id, index[r.a], index[r.b], r.length, -1 if r.color == "gray" else colour[r.color]]
-        spec.append(ed.route_partner[i])
+        spec += [ed.route_partner[i], r.locomotives, 1 if r.kind == "tunnel" else 0]
     for t in m.tickets:
         spec += [t.id, index[t.a], index[t.b], t.points, t.penalty]
+    rank = {name: k for k, name in enumerate(eu._station_cities)} if europe else {}
+    spec += [rank.get(c.name, -1) for c in m.cities]
     return array("i", spec)
+
+
+def _city_index(ed: Edition) -> dict[str, int]:
+    return {c.name: i for i, c in enumerate(ed.map.cities)}
 
 
 def seed_text(state: GameState) -> bytes:
@@ -209,6 +244,30 @@ def position_array(state: GameState) -> array[int]:
             vals += ts
         vals.append(len(d["_tdeck"]))
         vals += d["_tdeck"]
+        box = d.get("_box", ())
+        vals.append(len(box))
+        vals += box
+        stations = d.get("_stations")
+        if stations is None:  # the USA family: none
+            vals += [0] * state.n
+        else:
+            index = _city_index(state.edition) if any(stations) else {}
+            for cities in stations:
+                vals.append(len(cities))
+                vals += [index[c] for c in cities]
+        tunnel = d.get("_tunnel")
+        if not tunnel:
+            vals.append(0)
+        else:
+            ri, paid, revealed, extra, x = tunnel
+            wild = state.edition.wild_cards[0]
+            color = [(c, k) for c, k in paid if c != wild]
+            if len(color) > 1:
+                raise ValueError("a tunnel paid in two colours")
+            wilds = sum(k for c, k in paid if c == wild)
+            vals += [1, ri, color[0][0] if color else -1, color[0][1] if color else 0, wilds, len(revealed)]
+            vals += revealed
+            vals += [extra, x]
         out = array("i", vals)
     except (KeyError, TypeError, ValueError, OverflowError) as e:
         raise TtrError(f"the position cannot be read for the kernel: {type(e).__name__}: {e}") from None
