@@ -23,17 +23,19 @@ KERNEL_SOURCES = [
     "_module.c",
     "_read.c",
     "_engine.c",
+    "_legal.c",
     "_tunnels.c",
     "_stations.c",
     "_random.c",
     "_policy.c",
+    "_plan.c",
     "_score.c",
     "_rng.c",
 ]
 KERNEL = Extension(
     "ttr_lab.bots.kernel._playout",
     sources=[f"ttr_lab/bots/kernel/{name}" for name in KERNEL_SOURCES],
-    depends=["ttr_lab/bots/kernel/_kernel.h"],
+    depends=["ttr_lab/bots/kernel/_kernel.h", "ttr_lab/bots/kernel/_policy.h"],
     optional=True,
 )
 

@@ -37,10 +37,12 @@ SOURCES = (
     "_module.c",
     "_read.c",
     "_engine.c",
+    "_legal.c",
     "_tunnels.c",
     "_stations.c",
     "_random.c",
     "_policy.c",
+    "_plan.c",
     "_score.c",
     "_rng.c",
 )
