@@ -125,6 +125,17 @@ def test_a_game_with_recorded_chance_plays_in_python():
 
 
 @needs_kernel
+@pytest.mark.parametrize(("seeds", "policy"), [(("x", "y"), 0), ((1.5j, 2), 0), ((b"\0" * 400, b"1"), 1), ((1, 2), 1)])
+def test_a_seed_the_kernel_cannot_take_is_a_ttr_error(seeds, policy):
+    from ttr_lab.bots.kernel.run import kernel_playout
+    from ttr_lab.errors import TtrError
+
+    g = ttr_lab.new_game("europe", players=2, seed=3)
+    with pytest.raises(TtrError, match="seed"):
+        kernel_playout(g, seeds, policy=policy)
+
+
+@needs_kernel
 def test_the_kernel_leaves_the_position_as_it_was():
     g = ttr_lab.new_game("usa", players=4, seed=8)
     before = g.to_dict()

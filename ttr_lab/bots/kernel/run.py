@@ -218,7 +218,10 @@ def kernel_playout(
     if t is None or state._chance is not None:
         return None
     if policy == 0:
-        seeds = tuple(int(s) & MASK64 for s in seeds)
+        try:
+            seeds = tuple(int(s) & MASK64 for s in seeds)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise TtrError(f"kernel_playout: a seat's seed must be an int for the playout policy ({e})") from None
     plies, over, totals, winners, completed, longest, done, moves, final = play_arrays(
         t, position_array(state), seed_text(state), seeds, policy, max_plies, record
     )
