@@ -43,11 +43,14 @@ memory there: what it knew before is forgotten, which is still consistent.
 ``weighted=True`` draws the other seats' unseen tickets from their
 posterior given the routes each has claimed (a Bayesian update: the uniform
 prior above times the likelihood of
-:class:`~ttr_lab.analysis.hidden.ClaimLikelihood`): each state
-starts from a uniform deal, then ``sweeps`` Metropolis sweeps swap unseen
-tickets between another seat and the places the seat cannot tell apart (the
-deck, the other seats), each swap kept with probability ``min(1, likelihood
-ratio)``.  Only tickets never seen move, so every state stays consistent.
+:class:`~ttr_lab.analysis.hidden.ClaimLikelihood`): a chain starts from a
+uniform deal, then ``sweeps`` Metropolis sweeps swap unseen tickets between
+another seat and the places the seat cannot tell apart (the deck, the other
+seats), each swap kept with probability ``min(1, likelihood ratio)``; each
+next state moves the chain on by ``thin`` sweeps, and every ``restart``
+states it starts afresh (:mod:`~ttr_lab.analysis.hidden.ticket_chain`).
+Only tickets never seen move, so every state stays consistent; the cards
+are dealt afresh for every state.
 
 Examples
 --------
@@ -76,11 +79,11 @@ from typing import Any
 
 from ...engine.checks import MAX_SAMPLES, check_count, check_instance, check_number, check_seed
 from ...engine.moves import ClaimRoute
-from ...engine.position import options_to_json
-from ...engine.rules import Rebuild
 from ...engine.state import GameState
 from ...engine.view import PlayerView
 from ...errors import TtrError
+from .build import build, position
+from .ticket_chain import RESTART, THIN, TicketChain
 from .ticket_knowledge import Retry, TicketDeal, TicketTracker
 from .ticket_likelihood import ClaimLikelihood
 
@@ -92,11 +95,15 @@ __all__ = ["sample_states", "iter_states", "Knowledge"]
 #: positions ran out of 200, one of them failing 98% of its attempts,
 #: ``tests/data/tight-hidden-cards.json``; an attempt takes well under 1 ms)
 RETRIES = 2000
-#: Metropolis sweeps over the other seats' unseen tickets per weighted state
-SWEEPS = 30
+#: Metropolis sweeps over the other seats' unseen tickets at each fresh start of
+#: the weighted chain (30 until issue 23: far from the posterior, whose ticket
+#: marginals 120 sweeps reach within noise, ``tests/test_ticket_chain.py``)
+SWEEPS = 120
 #: the most Metropolis sweeps per state (``sweeps``), and the largest ``lam``
 MAX_SWEEPS = 1000
 MAX_LAM = 100.0
+#: the most states per fresh start of the weighted chain (``restart``)
+MAX_RESTART = 1000
 _Retry = Retry
 
 
@@ -120,6 +127,7 @@ class Knowledge:
         self.tickets = TicketTracker(view, hist)
         #: a position's "pieces" (the first kind in supply: trains), public
         self.supply = [ed.pieces_in_supply(view, q)[0] for q in range(self.n)]
+        self._template: GameState | None = None
 
     # ------------------------------------------------------------------ cards
     def _card_events(self) -> list[tuple[Any, ...]]:
@@ -265,33 +273,8 @@ class Knowledge:
     def position(
         self, hands: list[Counter[str]], decks: list[list[str]], deal: TicketDeal, seed: int, rng: random.Random
     ) -> dict[str, Any]:
-        v, ed = self.view, self.ed
-        piles = ed.pile_names
-        return {
-            "format": "ttr_lab.position",
-            "version": 1,
-            "edition": ed.name,
-            "options": options_to_json(ed),
-            "players": list(v.player_names),
-            "seed": seed,
-            "phase": v.phase.name.lower(),
-            "current": v.current_player,
-            **{k: c for k, c in v.counters.items() if k != "first_player"},
-            "first_player": v.counters["first_player"],
-            "decks": {piles[k]: decks[k] for k in range(self.npiles)},
-            "discards": {piles[k]: list(v.discard_cards(k)) for k in range(self.npiles)},
-            "row": list(v.row),
-            "hands": [dict(sorted((c, k) for c, k in h.items() if k)) for h in hands],
-            "tickets": [list(t) for t in deal.tickets],
-            "pending": list(deal.pending),
-            "setup_deal": [list(t) for t in deal.setup_deal],
-            "ticket_deck": list(deal.deck),
-            "owners": {str(r): o for r, o in sorted(v.route_owners().items())},
-            "pieces": list(self.supply),
-            "scores": list(v.scores),
-            "final_turns_left": v.final_turns_left,
-            "extra": ed.extra_from_view(v, Rebuild(rng, self.plies, deal.box)),
-        }
+        """The saved position of a sample (:func:`~.build.position`)."""
+        return position(self, hands, decks, deal, seed, rng)
 
     def sample(
         self,
@@ -299,48 +282,76 @@ class Knowledge:
         deal: TicketDeal | None = None,
         like: ClaimLikelihood | None = None,
         sweeps: int = 0,
+        chain: TicketChain | None = None,
     ) -> GameState:
         """One complete state (drawing again when a random choice leads nowhere);
-        the tickets given (``deal``), or drawn (moved towards the posterior of
-        ``like`` by ``sweeps`` Metropolis sweeps)."""
+        the tickets given (``deal``), the next of ``chain``, or drawn (moved
+        towards the posterior of ``like`` by ``sweeps`` Metropolis sweeps)."""
         for _ in range(RETRIES):
             try:
-                d = deal if deal is not None else self.tickets.deal(rng, like, sweeps)
+                if deal is not None:
+                    d = deal
+                elif chain is not None:
+                    d = chain.next(rng)
+                else:
+                    d = self.tickets.deal(rng, like, sweeps)
                 hands, decks = self.deal_cards(rng)
             except _Retry:
                 continue
-            return GameState.from_dict(self.position(hands, decks, d, rng.getrandbits(64), rng), "sample")
+            return build(self, hands, decks, d, rng.getrandbits(64), rng)
         raise TtrError(f"no consistent state found in {RETRIES} attempts")
 
 
-def _check(view: object, seed: object, sweeps: object, lam: object) -> None:
+def _check(view: object, seed: object, sweeps: object, lam: object, restart: object = 1, thin: object = 0) -> None:
     check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     check_seed(seed)
     check_count(sweeps, "sweeps", low=0, high=MAX_SWEEPS)
     check_number(lam, "lam", low=0, high=MAX_LAM)
+    check_count(restart, "restart", low=1, high=MAX_RESTART)
+    check_count(thin, "thin", low=0, high=MAX_SWEEPS)
 
 
 def iter_states(
-    view: PlayerView, *, seed: int = 0, weighted: bool = False, sweeps: int = SWEEPS, lam: float = 0.5
+    view: PlayerView,
+    *,
+    seed: int = 0,
+    weighted: bool = False,
+    sweeps: int = SWEEPS,
+    lam: float = 0.5,
+    restart: int = RESTART,
+    thin: int = THIN,
 ) -> Iterator[GameState]:
     """Complete states consistent with ``view``, one after another, forever
     (see the module doc).  With ``weighted=True`` the other seats' unseen
-    tickets are drawn from their posterior given the claims.  The arguments
-    are checked (as :func:`sample_states` says) when it is called, not at the
-    first state."""
-    _check(view, seed, sweeps, lam)
+    tickets are drawn from their posterior given the claims, by a chain
+    (:class:`~.ticket_chain.TicketChain`) that starts afresh with ``sweeps``
+    sweeps every ``restart`` states and moves on by ``thin`` sweeps in
+    between (``restart=1``: every state afresh).  The arguments are checked
+    (as :func:`sample_states` says) when it is called, not at the first state."""
+    _check(view, seed, sweeps, lam, restart, thin)
     know = Knowledge(view)
     like = ClaimLikelihood(view, lam=lam) if weighted else None
-    return _forever(know, like, random.Random(f"ttr_lab.determinize:{seed}"), sweeps)
+    chain = TicketChain(know.tickets, like, sweeps, restart=restart, thin=thin) if like is not None else None
+    return _forever(know, like, random.Random(f"ttr_lab.determinize:{seed}"), sweeps, chain)
 
 
-def _forever(know: Knowledge, like: ClaimLikelihood | None, rng: random.Random, sweeps: int) -> Iterator[GameState]:
+def _forever(
+    know: Knowledge, like: ClaimLikelihood | None, rng: random.Random, sweeps: int, chain: TicketChain | None
+) -> Iterator[GameState]:
     while True:
-        yield know.sample(rng, like=like, sweeps=sweeps)
+        yield know.sample(rng, like=like, sweeps=sweeps, chain=chain)
 
 
 def sample_states(
-    view: PlayerView, n: int, *, seed: int = 0, weighted: bool = False, sweeps: int = SWEEPS, lam: float = 0.5
+    view: PlayerView,
+    n: int,
+    *,
+    seed: int = 0,
+    weighted: bool = False,
+    sweeps: int = SWEEPS,
+    lam: float = 0.5,
+    restart: int = RESTART,
+    thin: int = THIN,
 ) -> list[GameState]:
     """``n`` complete states consistent with everything ``view``'s seat knows.
 
@@ -361,6 +372,10 @@ def sample_states(
         unseen ticket of the other seats once, on average), 0 to :data:`MAX_SWEEPS`.
     lam : float
         The likelihood's rate per car of detour, 0 to :data:`MAX_LAM`.
+    restart, thin : int
+        When ``weighted``: the states per fresh start of the chain (1 to
+        :data:`MAX_RESTART`; 1 draws every state afresh), and the sweeps that
+        move it on between two states (0 to :data:`MAX_SWEEPS`).
 
     Raises
     ------
@@ -368,5 +383,5 @@ def sample_states(
         An argument of the wrong type or out of its range, before any state is drawn.
     """
     check_count(n, "n", low=0, high=MAX_SAMPLES)
-    it = iter_states(view, seed=seed, weighted=weighted, sweeps=sweeps, lam=lam)
+    it = iter_states(view, seed=seed, weighted=weighted, sweeps=sweeps, lam=lam, restart=restart, thin=thin)
     return [next(it) for _ in range(n)]

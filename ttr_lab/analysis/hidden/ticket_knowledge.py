@@ -27,7 +27,6 @@ Examples
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 from ...engine.moves import ClaimRoute, DrawTickets
 from ...engine.phases import Phase
 from ...errors import TtrError
+from .ticket_chain import Metropolis, Retry
+from .ticket_chain import Token as _Token
 from .ticket_likelihood import ClaimLikelihood, ticket_weight
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,10 +44,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TicketDeal", "TicketTracker", "ClaimLikelihood", "ticket_weight", "Retry"]
 
 RETRIES = 200
-
-
-class Retry(TtrError):
-    """A random choice of this attempt led nowhere: draw again."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +57,6 @@ class TicketDeal:
     setup_deal: tuple[tuple[int, ...], ...]
     deck: tuple[int, ...]
     box: tuple[int, ...]
-
-
-class _Token:
-    __slots__ = ("id", "pool", "tag")
-
-    def __init__(self, pool: str, id: int | None = None, tag: tuple[int, int] | None = None) -> None:
-        self.id, self.pool, self.tag = id, pool, tag
 
 
 class TicketTracker:
@@ -226,6 +216,14 @@ class TicketTracker:
         With ``like``, the tickets never seen are then moved by ``sweeps``
         Metropolis sweeps towards the posterior given the claims (see
         :class:`ClaimLikelihood`)."""
+        out, unseen = self.start(rng)
+        if like is not None and sweeps > 0:
+            Metropolis(self, out, unseen, like).run(sweeps, rng)
+        return self.deal_of(out)
+
+    def start(self, rng: random.Random) -> tuple[dict[str, Any], list[_Token]]:
+        """A replay with the unseen tickets dealt uniformly: the tokens (the
+        replay's ``out``) and the unseen ones; raises :class:`Retry`."""
         out = self._replay(rng)
         assigned: dict[int, _Token] = out["assigned"]
         held = [out["deals"][q] for q in out["choosers"][1:]] + [out["pending"], out["deck"], out["box"]]
@@ -245,8 +243,10 @@ class TicketTracker:
             free = [i for i in free if i not in taken]
         if not self._longs_ok(out):
             raise Retry
-        if like is not None and sweeps > 0:
-            self._metropolis(out, unseen, like, sweeps, rng)
+        return out, unseen
+
+    def deal_of(self, out: dict[str, Any]) -> TicketDeal:
+        """The :class:`TicketDeal` of a replay's tokens as they are now."""
         ids = lambda ts: tuple(t.id for t in ts)
         tickets = tuple(
             ids(groups[0]) + tuple(i for g in groups[1:] for i in sorted(ids(g))) for groups in out["hands"]
@@ -266,61 +266,6 @@ class TicketTracker:
             if sum(t.id in longs for t in mine) > 1:
                 return False
         return True
-
-    def _metropolis(
-        self, out: dict[str, Any], unseen: list[_Token], like: ClaimLikelihood, sweeps: int, rng: random.Random
-    ) -> None:
-        """Swap the ids of two unseen tickets (one held by another seat) with
-        the Metropolis rule: a symmetric proposal over the placements the
-        seat cannot tell apart, kept with probability ``min(1, posterior
-        ratio)`` (the claims of the seats holding them, and every choice of
-        tickets they took part in)."""
-        me = self.me
-        owner: dict[int, int] = {}
-        held: dict[int, list[_Token]] = {}
-        for q, groups in enumerate(out["hands"]):
-            if q != me:
-                held[q] = [t for g in groups for t in g]
-                for t in held[q]:
-                    owner[id(t)] = q
-        keeps: list[tuple[int, Any, list[_Token], Any]] = out["keeps"]
-        in_keep: dict[int, list[int]] = {}
-        for k, (_, setup, kept, back) in enumerate(keeps):
-            for t in kept + (back if setup is not None else []):
-                in_keep.setdefault(id(t), []).append(k)
-        movable = [t for t in unseen if id(t) in owner and (like.informative(owner[id(t)]) or id(t) in in_keep)]
-        if not movable or len(unseen) < 2:
-            return
-        allowed = self.allowed
-
-        def claims(q: int) -> float:
-            return like.logw(q, [t.id for t in held[q]])  # type: ignore[misc]
-
-        def keep(k: int) -> float:
-            q, setup, kept, back = keeps[k]
-            if setup is None:  # a draw of new tickets, with these routes
-                return like.draw_logw(back, [t.id for t in kept])  # type: ignore[misc]
-            return like.keep_logw(q, setup, [t.id for t in kept], [t.id for t in back])  # type: ignore[misc]
-
-        logw = {q: claims(q) for q in held}
-        logk = [keep(k) for k in range(len(keeps))]
-        for _ in range(sweeps * len(movable)):
-            a = movable[rng.randrange(len(movable))]
-            b = unseen[rng.randrange(len(unseen))]
-            qa, qb = owner[id(a)], owner.get(id(b))
-            if qa == qb or a.id not in allowed[b.pool] or b.id not in allowed[a.pool]:
-                continue
-            a.id, b.id = b.id, a.id
-            new = {q: claims(q) for q in (qa, qb) if q is not None}
-            ks = set(in_keep.get(id(a), ())) | set(in_keep.get(id(b), ()))
-            newk = {k: keep(k) for k in ks}
-            delta = sum(new[q] - logw[q] for q in new) + sum(newk[k] - logk[k] for k in newk)
-            if (delta >= 0 or rng.random() < math.exp(delta)) and self._longs_ok(out):
-                logw.update(new)
-                for k, x in newk.items():
-                    logk[k] = x
-            else:
-                a.id, b.id = b.id, a.id
 
     def deal_retrying(self, rng: random.Random, like: ClaimLikelihood | None = None, sweeps: int = 0) -> TicketDeal:
         for _ in range(RETRIES):

@@ -1,0 +1,174 @@
+"""The Metropolis chain over another seat's unseen tickets, and a chain that
+draws one guessed ticket placement after another.
+
+A placement starts from a replay of the seat's ticket history with the
+tickets never seen dealt uniformly (:meth:`TicketTracker.start
+<ttr_lab.analysis.hidden.TicketTracker.start>`); :class:`Metropolis` then
+swaps unseen tickets between another seat and the places the seat cannot
+tell apart, each swap kept with probability ``min(1, likelihood ratio)``
+(the likelihood is :class:`~ttr_lab.analysis.hidden.ClaimLikelihood`'s), so
+the placements tend to the posterior given the other seats' play.
+
+:class:`TicketChain` draws a stream of placements (``iter_states(...,
+weighted=True)``): every ``restart`` placements it starts afresh (a new
+replay: which tickets the other seats kept, re-drawn) and runs ``sweeps``
+sweeps, as a single placement does; in between, each next placement is
+the chain moved on by ``thin`` sweeps (thinning).  Every placement of a
+chain that started with ``sweeps`` sweeps has had at least as many, so
+each is drawn from the same posterior as a fresh one (a Markov chain moved
+on by a kernel that leaves its target unchanged stays on target), at a
+fraction of the cost; consecutive placements of one chain are correlated,
+which the cards dealt afresh for every state and the restarts keep small.
+``restart=1`` gives the fresh placement of every state (the sampler before
+the chain, draw for draw).  Tested in ``tests/test_ticket_chain.py``
+(the marginals of the guessed tickets, fresh against chained).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+from ...errors import TtrError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ticket_knowledge import TicketDeal, TicketTracker
+    from .ticket_likelihood import ClaimLikelihood
+
+__all__ = ["Metropolis", "TicketChain", "Retry", "Token", "RESTART", "THIN"]
+
+#: placements per fresh start of a :class:`TicketChain` (1: every placement afresh)
+RESTART = 32
+#: Metropolis sweeps between two placements of a chain
+THIN = 4
+
+
+class Retry(TtrError):
+    """A random choice of this attempt led nowhere: draw again."""
+
+
+class Token:
+    """One physical ticket of the replay: its id (None until dealt), the
+    pool it comes from, and a tag (the first replay's returned places)."""
+
+    __slots__ = ("id", "pool", "tag")
+
+    def __init__(self, pool: str, id: int | None = None, tag: tuple[int, int] | None = None) -> None:
+        self.id, self.pool, self.tag = id, pool, tag
+
+
+class Metropolis:
+    """Swap the ids of two unseen tickets (one held by another seat) with
+    the Metropolis rule: a symmetric proposal over the placements the seat
+    cannot tell apart, kept with probability ``min(1, posterior ratio)``
+    (the claims of the seats holding them, and every choice of tickets they
+    took part in).  Built once per replay; :meth:`run` moves the tokens'
+    ids in place and can be called again to move the chain on."""
+
+    def __init__(self, tracker: TicketTracker, out: dict[str, Any], unseen: list[Token], like: ClaimLikelihood) -> None:
+        self.tracker, self.out, self.unseen, self.like = tracker, out, unseen, like
+        me = tracker.me
+        owner: dict[int, int] = {}
+        held: dict[int, list[Token]] = {}
+        for q, groups in enumerate(out["hands"]):
+            if q != me:
+                held[q] = [t for g in groups for t in g]
+                for t in held[q]:
+                    owner[id(t)] = q
+        self.held = held
+        self.keeps: list[tuple[int, Any, list[Token], Any]] = out["keeps"]
+        in_keep: dict[int, list[int]] = {}
+        for k, (_, setup, kept, back) in enumerate(self.keeps):
+            for t in kept + (back if setup is not None else []):
+                in_keep.setdefault(id(t), []).append(k)
+        # per unseen token, looked up once: its owner, its keep records, the ids it may take
+        self.own = [owner.get(id(t)) for t in unseen]
+        self.kin = [in_keep.get(id(t), []) for t in unseen]
+        self.alw = [tracker.allowed[t.pool] for t in unseen]
+        self.mov = [i for i, q in enumerate(self.own) if q is not None and (like.informative(q) or self.kin[i])]
+        self.logw = {q: self.claims(q) for q in held}
+        self.logk = [self.keep(k) for k in range(len(self.keeps))]
+
+    def claims(self, q: int) -> float:
+        return self.like.logw(q, [t.id for t in self.held[q]])  # type: ignore[misc]
+
+    def keep(self, k: int) -> float:
+        q, setup, kept, back = self.keeps[k]
+        if setup is None:  # a draw of new tickets, with these routes
+            return self.like.draw_logw(back, [t.id for t in kept])  # type: ignore[misc]
+        return self.like.keep_logw(q, setup, [t.id for t in kept], [t.id for t in back])  # type: ignore[misc]
+
+    def run(self, sweeps: int, rng: random.Random) -> None:
+        """``sweeps`` sweeps: each proposes, on average, one move of every movable ticket."""
+        mov, unseen, own, kin, alw, logw, logk = (
+            self.mov,
+            self.unseen,
+            self.own,
+            self.kin,
+            self.alw,
+            self.logw,
+            self.logk,
+        )
+        nm, nu = len(mov), len(unseen)
+        if not nm or nu < 2:
+            return
+        claims, keep, out = self.claims, self.keep, self.out
+        below = getattr(rng, "_randbelow", rng.randrange)  # randrange(n) is _randbelow(n): the same draws
+        rand, exp, longs_ok = rng.random, math.exp, self.tracker._longs_ok
+        for _ in range(sweeps * nm):
+            ia = mov[below(nm)]
+            ib = below(nu)
+            qa, qb = own[ia], own[ib]
+            if qa == qb:
+                continue
+            a, b = unseen[ia], unseen[ib]
+            xa, xb = a.id, b.id
+            if xa not in alw[ib] or xb not in alw[ia]:
+                continue
+            a.id, b.id = xb, xa
+            na = claims(qa)  # type: ignore[arg-type]
+            terms: list[float] = [na - logw[qa]]  # type: ignore[index]
+            if qb is not None:
+                nb = claims(qb)
+                terms.append(nb - logw[qb])
+            d = sum(terms)  # sums as the plain form's sum() does them: the same floats, the same accept/reject
+            ka, kb = kin[ia], kin[ib]
+            newk = [(k, keep(k)) for k in (set(ka) | set(kb))] if ka or kb else []
+            delta = d + sum([x - logk[k] for k, x in newk])
+            if (delta >= 0 or rand() < exp(delta)) and longs_ok(out):
+                logw[qa] = na  # type: ignore[index]
+                if qb is not None:
+                    logw[qb] = nb
+                for k, x in newk:
+                    logk[k] = x
+            else:
+                a.id, b.id = xa, xb
+
+
+class TicketChain:
+    """Guessed ticket placements one after another (see the module doc):
+    afresh with ``sweeps`` sweeps every ``restart`` placements, else the
+    previous placement moved on by ``thin`` sweeps."""
+
+    def __init__(self, tracker: TicketTracker, like: ClaimLikelihood, sweeps: int, *, restart: int = RESTART,
+                 thin: int = THIN) -> None:  # fmt: skip
+        self.tracker, self.like, self.sweeps = tracker, like, sweeps
+        self.restart, self.thin = max(1, restart), thin
+        self._left = 0
+        self._chain: Metropolis | None = None
+
+    def next(self, rng: random.Random) -> TicketDeal:
+        """The next placement; raises :class:`Retry` when a fresh start led nowhere."""
+        chain = self._chain
+        if self._left <= 0 or chain is None:
+            self._chain = None
+            out, unseen = self.tracker.start(rng)
+            chain = Metropolis(self.tracker, out, unseen, self.like)
+            if self.sweeps > 0:
+                chain.run(self.sweeps, rng)
+            self._chain, self._left = chain, self.restart
+        elif self.thin > 0:
+            chain.run(self.thin, rng)
+        self._left -= 1
+        return self.tracker.deal_of(chain.out)
