@@ -106,7 +106,7 @@ from ..engine.checks import (
 from ..engine.moves import Move
 from ..engine.view import PlayerView
 from ..errors import TtrError
-from .advisor.candidates import candidate_moves
+from .advisor.candidates import SearchBot, candidate_moves
 from .advisor.explain import Explainer
 from .advisor.values import DELTA_DEVIATE, MARGIN, Z_DEVIATE, Advice, MoveAdvice
 from .hidden.determinize import iter_states
@@ -374,7 +374,7 @@ def ismcts(
     return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0)
 
 
-class ISMCTSBot:
+class ISMCTSBot(SearchBot):
     """A player that plays :func:`ismcts`' top move (the most visited; with
     ``caution=True`` the policy's unless another is clearly better).
 
@@ -399,29 +399,13 @@ class ISMCTSBot:
         caution: bool = False,
     ) -> None:
         _check(None, playouts, seconds, seed, candidates, c, margin)
-        self.seed, self.playouts, self.seconds, self.candidates, self.c = seed, playouts, seconds, candidates, c
-        self.margin, self.caution = margin, caution
-        self._fallback = PlayoutBot(seed)
-        self.calls = 0
+        super().__init__(seed, playouts, seconds, candidates)
+        self.c, self.margin, self.caution = c, margin, caution
 
     def __repr__(self) -> str:
         budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
         return f"ISMCTSBot({budget})"
 
-    def choose(self, view: PlayerView) -> Move:
-        moves = candidate_moves(view, limit=self.candidates)
-        if len(moves) <= 1:
-            return moves[0] if moves else self._fallback.choose(view)
-        self.calls += 1
-        a = ismcts(
-            view,
-            playouts=self.playouts,
-            seconds=self.seconds,
-            seed=(self.seed * 7919 + view.ply) % (MAX_SEED + 1),
-            candidates=self.candidates,
-            c=self.c,
-            margin=self.margin,
-            caution=self.caution,
-            explain=False,
-        )
-        return a.moves[0].move
+    def search(self, view: PlayerView, seed: int) -> Advice:
+        return ismcts(view, playouts=self.playouts, seconds=self.seconds, seed=seed, candidates=self.candidates,
+                      c=self.c, margin=self.margin, caution=self.caution, explain=False)  # fmt: skip

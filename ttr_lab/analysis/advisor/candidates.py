@@ -18,14 +18,16 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...bots.playout import PlayoutBot
-from ...engine.checks import MAX_CANDIDATES, check_count, check_instance
+from ...engine.checks import MAX_CANDIDATES, MAX_SEED, check_count, check_instance
 from ...engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, Move, StopDrawing
 from ...engine.view import PlayerView
 from ...errors import TtrError
 from ..network import next_claims
 
-__all__ = ["candidate_moves"]
+__all__ = ["candidate_moves", "SearchBot"]
 
 
 # ------------------------------------------------------------------ candidates
@@ -101,3 +103,29 @@ def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
     for m in tickets + other[:2]:
         add(m)
     return out
+
+
+class SearchBot:
+    """What the advisor's and ISMCTS's bots share: a forced move (one
+    candidate) is played without a search, else :meth:`search`'s top move,
+    with a seed per ply (``(seed * 7919 + ply) % (MAX_SEED + 1)``); ``calls``
+    counts the searches."""
+
+    name = "search"
+
+    def __init__(self, seed: int, playouts: int | None, seconds: float, candidates: int) -> None:
+        self.seed, self.playouts, self.seconds, self.candidates = seed, playouts, seconds, candidates
+        self._fallback = PlayoutBot(seed)
+        self.calls = 0
+
+    def search(self, view: PlayerView, seed: int) -> Any:  # pragma: no cover - each bot has its own
+        """The search's answer (an :class:`~.values.Advice`) for ``view``."""
+        raise NotImplementedError
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = candidate_moves(view, limit=self.candidates)
+        if len(moves) <= 1:  # forced (or only the policy's idea): no search needed
+            return moves[0] if moves else self._fallback.choose(view)
+        self.calls += 1
+        move: Move = self.search(view, (self.seed * 7919 + view.ply) % (MAX_SEED + 1)).moves[0].move
+        return move

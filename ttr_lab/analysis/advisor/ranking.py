@@ -55,9 +55,8 @@ same view, seed and count give the same advice on any machine.  The two
 paths play the same playouts in the same order, so a timed search that
 reaches ``max_playouts`` before its deadline gives exactly the advice of
 ``playouts=max_playouts``.  With the compiled kernel
-(:func:`~ttr_lab.analysis.kernel_info`) a second buys about 10x more
-playouts than in Python; drawing the guessed states then takes most of the
-time (``benchmarks/README.md``).
+(:func:`~ttr_lab.analysis.kernel_info`) a second buys about 20x more
+playouts than in Python (``benchmarks/README.md``).
 
 Examples
 --------
@@ -79,12 +78,11 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ...bots.playout import PlayoutBot, play_out
+from ...bots.playout import play_out
 from ...engine.checks import (
     MAX_BOT_SEED,
     MAX_CANDIDATES,
     MAX_PLAYOUTS,
-    MAX_SEED,
     check_budget,
     check_count,
     check_instance,
@@ -97,7 +95,7 @@ from ...errors import TtrError
 from ..hidden.determinize import iter_states
 from ..odds.tickets import wilson
 from .calibration import _rescale, calibrate, pieces_left
-from .candidates import _legal, candidate_moves
+from .candidates import SearchBot, _legal, candidate_moves
 from .explain import Explainer
 from .values import DELTA_DEVIATE, MAX_TIMED_PLAYOUTS, Z_DEVIATE, Advice, MoveAdvice, _progress, _Stats, paired
 
@@ -109,19 +107,10 @@ __all__ = ["Advice", "MoveAdvice", "AdvisorBot", "advise", "calibrate", "candida
 
 # ------------------------------------------------------------------ the search
 def evaluate_moves(
-    view: PlayerView,
-    moves: list[Move] | None,
-    *,
-    playouts: int | None = None,
-    seconds: float = 2.0,
-    seed: int = 0,
-    halving: bool = True,
-    protect: int | None = None,
-    weighted: bool = True,
-    progress: bool | None = False,
-    keep: Iterable[int] = (),
-    max_playouts: int = MAX_TIMED_PLAYOUTS,
-) -> tuple[list[tuple[Move | None, _Stats, int]], int]:
+    view: PlayerView, moves: list[Move] | None, *, playouts: int | None = None, seconds: float = 2.0, seed: int = 0,
+    halving: bool = True, protect: int | None = None, weighted: bool = True, progress: bool | None = False,
+    keep: Iterable[int] = (), max_playouts: int = MAX_TIMED_PLAYOUTS,
+) -> tuple[list[tuple[Move | None, _Stats, int]], int]:  # fmt: skip
     """Playouts of each move (None: the position as it is) on shared
     determinized states; returns ``[(move, stats, round reached)]`` and the
     playouts used.  ``halving=False`` gives every move the same share;
@@ -135,19 +124,10 @@ def evaluate_moves(
 
 
 def _search(
-    view: PlayerView,
-    moves: list[Move] | None,
-    *,
-    playouts: int | None,
-    seconds: float,
-    seed: int,
-    halving: bool = True,
-    protect: int | None = None,
-    weighted: bool = True,
-    progress: bool | None = False,
-    keep: Iterable[int] = (),
-    max_playouts: int = MAX_TIMED_PLAYOUTS,
-) -> tuple[list[tuple[Move | None, _Stats, int]], int, bool]:
+    view: PlayerView, moves: list[Move] | None, *, playouts: int | None, seconds: float, seed: int,
+    halving: bool = True, protect: int | None = None, weighted: bool = True, progress: bool | None = False,
+    keep: Iterable[int] = (), max_playouts: int = MAX_TIMED_PLAYOUTS,
+) -> tuple[list[tuple[Move | None, _Stats, int]], int, bool]:  # fmt: skip
     """:func:`evaluate_moves`, and whether the clock stopped it."""
     check_instance(view, PlayerView, "view", "one seat's view (game.view(seat))")
     check_budget(seconds, playouts)
@@ -368,7 +348,7 @@ def advise(
     return Advice(me, wins, scores, tuple(ranked), used, time.perf_counter() - t0, timed_out=timed_out)
 
 
-class AdvisorBot:
+class AdvisorBot(SearchBot):
     """A player that plays the advisor's top move (``make_bot("advisor")``).
 
     ``playouts`` per move (deterministic), else ``seconds`` per move with at
@@ -399,10 +379,8 @@ class AdvisorBot:
         check_budget(seconds, playouts)
         check_count(max_playouts, "max_playouts", high=MAX_PLAYOUTS)
         check_count(candidates, "candidates", high=MAX_CANDIDATES)
-        self.seed, self.playouts, self.seconds, self.candidates = seed, playouts, seconds, candidates
+        super().__init__(seed, playouts, seconds, candidates)
         self.max_playouts = max_playouts
-        self._fallback = PlayoutBot(seed)
-        self.calls = 0
 
     def __repr__(self) -> str:
         if self.playouts is not None:
@@ -410,19 +388,6 @@ class AdvisorBot:
         cap = f", max_playouts={self.max_playouts}" if self.max_playouts != MAX_TIMED_PLAYOUTS else ""
         return f"AdvisorBot(seconds={self.seconds}{cap})"
 
-    def choose(self, view: PlayerView) -> Move:
-        moves = candidate_moves(view, limit=self.candidates)
-        if len(moves) <= 1:  # forced (or only the policy's idea): no search needed
-            return moves[0] if moves else self._fallback.choose(view)
-        self.calls += 1
-        a = advise(
-            view,
-            seconds=self.seconds,
-            playouts=self.playouts,
-            max_playouts=self.max_playouts,
-            seed=(self.seed * 7919 + view.ply) % (MAX_SEED + 1),
-            candidates=self.candidates,
-            explain=False,
-            progress=False,
-        )
-        return a.moves[0].move
+    def search(self, view: PlayerView, seed: int) -> Advice:
+        return advise(view, seconds=self.seconds, playouts=self.playouts, max_playouts=self.max_playouts, seed=seed,
+                      candidates=self.candidates, explain=False, progress=False)  # fmt: skip
