@@ -350,7 +350,8 @@ def test_a_sanitizer_build_plays_the_referee_sample_and_the_fuzzing_cleanly(tmp_
     env["PYTHONMALLOC"] = "malloc"
     seen = _child(["150", "12", str(module)], env=env, timeout=1800)
     assert seen["module"] == str(module) and seen["asan"]
-    assert seen["refereed"] == 4 * (12 + 3) and seen["refused"] > 150 and seen["played"] > 0, seen
+    editions = 5  # test_kernel_referee.EDITIONS: the USA family and Europe
+    assert seen["refereed"] == editions * (12 + 3) and seen["refused"] > 150 and seen["played"] > 0, seen
 
 
 @pytest.mark.slow
@@ -363,9 +364,9 @@ def test_threads_at_once_play_the_games_of_one_thread():
     from ttr_lab.bots.kernel.run import kernel_playout
 
     starts = []
-    for i in range(32):
+    for i in range(40):
         n = 2 + i % 4
-        g = ttr_lab.new_game(("usa", "1910", "mega", "big_cities")[i % 4], players=n, seed=i)
+        g = ttr_lab.new_game(("usa", "1910", "mega", "big_cities", "europe")[i % 5], players=n, seed=i)
         bots = [make_bot("random", i * 10 + p) for p in range(n)]
         for _ in range(i * 7):
             if g.is_over:
@@ -380,7 +381,7 @@ def test_threads_at_once_play_the_games_of_one_thread():
         finish, (moves, final) = got
         return (finish, moves, final)
 
-    jobs = list(range(32))
+    jobs = list(range(40))
     alone = [play(k) for k in jobs]
     results: dict[int, tuple] = {}
     barrier = threading.Barrier(4)
