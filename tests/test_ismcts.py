@@ -118,12 +118,16 @@ def test_the_tree_shares_the_other_seats_secret_keeps_and_widens_slowly():
 def test_caution_keeps_the_policy_move_unless_another_is_clearly_better():
     v = bot_game("usa", 7, 2, 50).view(0)
     v = v if v.is_my_turn else bot_game("usa", 7, 2, 51).view(1)
-    plain = ismcts(v, playouts=40, seed=2, explain=False)
-    safe = ismcts(v, playouts=40, seed=2, explain=False, caution=True)
     policy = candidate_moves(v, limit=8)[0]
-    assert plain.moves[0].move != policy  # the case the rule is for (this position, this seed)
-    assert safe.moves[0].move == policy
-    assert sorted(map(str, (m.move for m in safe.moves))) == sorted(map(str, (m.move for m in plain.moves)))
+    kept = 0
+    for seed in range(12):  # the cases the rule is for: the plain answer is not the policy's move
+        plain = ismcts(v, playouts=40, seed=seed, explain=False)
+        safe = ismcts(v, playouts=40, seed=seed, explain=False, caution=True)
+        assert sorted(map(str, (m.move for m in safe.moves))) == sorted(map(str, (m.move for m in plain.moves)))
+        if plain.moves[0].move != policy:
+            assert safe.moves[0].move in (policy, plain.moves[0].move)
+            kept += safe.moves[0].move == policy
+    assert kept >= 1
     a, b = _Node(2), _Node(2)
     a.visits = b.visits = 100
     a.values, a.squares = [60.0, 40.0], [60.0, 40.0]  # 0/1 values: 60% against 40%

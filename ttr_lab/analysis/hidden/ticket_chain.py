@@ -10,18 +10,20 @@ tell apart, each swap kept with probability ``min(1, likelihood ratio)``
 the placements tend to the posterior given the other seats' play.
 
 :class:`TicketChain` draws a stream of placements (``iter_states(...,
-weighted=True)``): every ``restart`` placements it starts afresh (a new
-replay: which tickets the other seats kept, re-drawn) and runs ``sweeps``
-sweeps, as a single placement does; in between, each next placement is
-the chain moved on by ``thin`` sweeps (thinning).  Every placement of a
-chain that started with ``sweeps`` sweeps has had at least as many, so
-each is drawn from the same posterior as a fresh one (a Markov chain moved
-on by a kernel that leaves its target unchanged stays on target), at a
-fraction of the cost; consecutive placements of one chain are correlated,
-which the cards dealt afresh for every state and the restarts keep small.
-``restart=1`` gives the fresh placement of every state (the sampler before
-the chain, draw for draw).  Tested in ``tests/test_ticket_chain.py``
-(the marginals of the guessed tickets, fresh against chained).
+weighted=True)``) from ``chains`` independent chains taken in turn.  Each
+starts afresh (a new replay: which tickets the other seats kept, re-drawn)
+with ``sweeps`` sweeps every ``restart`` of its placements; in between, its
+next placement is the chain moved on by ``thin`` sweeps (thinning).  Every
+placement has had at least ``sweeps`` sweeps, so each is drawn from the
+same posterior as a fresh run of as many sweeps (a Markov chain moved on by
+a kernel that leaves its target unchanged stays on target), at a fraction
+of the cost.  Placements of one chain are correlated; taking the chains in
+turn keeps the first ``chains`` placements independent (a small budget's
+states are as varied as fresh ones), and the cards are dealt afresh for
+every state.  ``restart=1`` gives a fresh placement for every state (with
+``sweeps=30``, the sampler before the chain, draw for draw).  Tested in
+``tests/test_ticket_chain.py``: the marginals of the guessed tickets
+against fresh runs of twice the sweeps.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ticket_knowledge import TicketDeal, TicketTracker
     from .ticket_likelihood import ClaimLikelihood
 
-__all__ = ["Metropolis", "TicketChain", "Retry", "Token", "RESTART", "THIN"]
+__all__ = ["Metropolis", "TicketChain", "Retry", "Token", "RESTART", "THIN", "CHAINS"]
 
 #: placements per fresh start of a :class:`TicketChain` (1: every placement afresh)
 RESTART = 32
 #: Metropolis sweeps between two placements of a chain
 THIN = 4
+#: independent chains taken in turn: the first CHAINS states are fresh starts,
+#: so a small budget sees as many ticket guesses as the sampler before the chain gave it
+CHAINS = 16
 
 
 class Retry(TtrError):
@@ -148,27 +153,31 @@ class Metropolis:
 
 class TicketChain:
     """Guessed ticket placements one after another (see the module doc):
-    afresh with ``sweeps`` sweeps every ``restart`` placements, else the
-    previous placement moved on by ``thin`` sweeps."""
+    ``chains`` independent chains taken in turn, each started afresh with
+    ``sweeps`` sweeps every ``restart`` of its placements and else moved on
+    by ``thin`` sweeps from its previous one."""
 
     def __init__(self, tracker: TicketTracker, like: ClaimLikelihood, sweeps: int, *, restart: int = RESTART,
-                 thin: int = THIN) -> None:  # fmt: skip
+                 thin: int = THIN, chains: int = CHAINS) -> None:  # fmt: skip
         self.tracker, self.like, self.sweeps = tracker, like, sweeps
         self.restart, self.thin = max(1, restart), thin
-        self._left = 0
-        self._chain: Metropolis | None = None
+        self._chains: list[Metropolis | None] = [None] * max(1, chains)
+        self._left = [0] * len(self._chains)
+        self._turn = 0
 
     def next(self, rng: random.Random) -> TicketDeal:
         """The next placement; raises :class:`Retry` when a fresh start led nowhere."""
-        chain = self._chain
-        if self._left <= 0 or chain is None:
-            self._chain = None
+        i = self._turn
+        chain = self._chains[i]
+        if self._left[i] <= 0 or chain is None:
+            self._chains[i] = None
             out, unseen = self.tracker.start(rng)
             chain = Metropolis(self.tracker, out, unseen, self.like)
             if self.sweeps > 0:
                 chain.run(self.sweeps, rng)
-            self._chain, self._left = chain, self.restart
+            self._chains[i], self._left[i] = chain, self.restart
         elif self.thin > 0:
             chain.run(self.thin, rng)
-        self._left -= 1
+        self._left[i] -= 1
+        self._turn = (i + 1) % len(self._chains)
         return self.tracker.deal_of(chain.out)
