@@ -49,8 +49,9 @@ OPTIONS = (
 
 
 def options(edition: str, i: int) -> dict:
+    """The start's options: Europe has no B2 option, and plays those starts with the first player on seat 1 (C2)."""
     opts = OPTIONS[i % 6]
-    return {} if edition == "europe" and "tiebreak" in opts else opts
+    return {"first_player": 1} if edition == "europe" and "tiebreak" in opts else opts
 
 
 def decode(state, raw: bytes):
@@ -150,6 +151,12 @@ def referee(g, seed: int, policy: str = "playout") -> Counter:
     if s.edition.name == "europe":
         used = [rid for q in range(n) for rid in station_borrowing(s, q).values() if rid is not None]
         seen["station borrows at the end"] += bool(used)
+    top = max(finish.scores)
+    tied = [q for q in range(n) if finish.scores[q] == top]
+    seen["tie on points"] += len(tied) > 1
+    if len(tied) > 1 and s.edition.name == "europe":  # B3's second tie-breaker: fewest stations built
+        done = {finish.completed[q] for q in tied}
+        seen["tie broken by stations"] += len(done) == 1 and len({len(s._stations[q]) for q in tied}) > 1
     return seen + Counter(
         {
             "playouts": 1,
@@ -215,6 +222,7 @@ def test_the_kernel_plays_the_python_policy_s_games(edition):
         for what in ("tunnel revealed", "tunnel paid", "tunnel abandoned", "tunnel claimed at once", "ferry claimed"):
             assert seen[what] >= 20, (what, seen)
         assert seen["start TUNNEL"] >= 1 and seen["station borrows at the end"] >= 1, seen
+        assert seen["tie on points"] >= 10, seen
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -233,4 +241,4 @@ def test_the_kernel_plays_the_random_bot_s_games(edition):
     if edition == "europe":
         for what in ("tunnel paid", "tunnel abandoned", "tunnel claimed at once", "ferry claimed", "station built"):
             assert seen[what] >= 20, (what, seen)
-        assert seen["station borrows at the end"] >= 20, seen
+        assert seen["station borrows at the end"] >= 20 and seen["tie on points"] >= 1, seen
