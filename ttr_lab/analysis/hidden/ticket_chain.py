@@ -13,7 +13,9 @@ the placements tend to the posterior given the other seats' play.
 weighted=True)``) from ``chains`` independent chains taken in turn.  Each
 starts afresh (a new replay: which tickets the other seats kept, re-drawn)
 with ``sweeps`` sweeps every ``restart`` of its placements; in between, its
-next placement is the chain moved on by ``thin`` sweeps (thinning).  Every
+next placement is the chain moved on (thinning): the tickets no likelihood
+factor reads (the ticket deck's order) shuffled, an exact Gibbs step, then
+``thin`` sweeps that propose every unseen ticket of the other seats.  Every
 placement has had at least ``sweeps`` sweeps, so each is drawn from the
 same posterior as a fresh run of as many sweeps (a Markov chain moved on by
 a kernel that leaves its target unchanged stays on target), at a fraction
@@ -71,7 +73,14 @@ class Metropolis:
     took part in).  Built once per replay; :meth:`run` moves the tokens'
     ids in place and can be called again to move the chain on."""
 
-    def __init__(self, tracker: TicketTracker, out: dict[str, Any], unseen: list[Token], like: ClaimLikelihood) -> None:
+    def __init__(
+        self,
+        tracker: TicketTracker,
+        out: dict[str, Any],
+        unseen: list[Token],
+        like: ClaimLikelihood,
+        every: bool = False,
+    ) -> None:
         self.tracker, self.out, self.unseen, self.like = tracker, out, unseen, like
         me = tracker.me
         owner: dict[int, int] = {}
@@ -91,7 +100,20 @@ class Metropolis:
         self.own = [owner.get(id(t)) for t in unseen]
         self.kin = [in_keep.get(id(t), []) for t in unseen]
         self.alw = [tracker.allowed[t.pool] for t in unseen]
-        self.mov = [i for i, q in enumerate(self.own) if q is not None and (like.informative(q) or self.kin[i])]
+        # the tokens proposed for a swap: another seat's that the likelihood reads
+        # (a fresh placement's); a chain's (``every``): all of them, so a seat
+        # that claimed nothing gets new tickets too (any symmetric proposal has
+        # the same target)
+        self.mov = [
+            i for i, q in enumerate(self.own) if q is not None and (every or like.informative(q) or self.kin[i])
+        ]
+        # the tokens no factor of the likelihood reads (the deck's, the box's, ...), by pool:
+        # given the others, their ids are exchangeable (see :meth:`shuffle`)
+        self.free: list[list[int]] = []
+        for pool in ("long", "deck", "any"):
+            idx = [i for i, t in enumerate(unseen) if t.pool == pool and self.own[i] is None and not self.kin[i]]
+            if len(idx) > 1:
+                self.free.append(idx)
         self.logw = {q: self.claims(q) for q in held}
         self.logk = [self.keep(k) for k in range(len(self.keeps))]
 
@@ -103,6 +125,22 @@ class Metropolis:
         if setup is None:  # a draw of new tickets, with these routes
             return self.like.draw_logw(back, [t.id for t in kept])  # type: ignore[misc]
         return self.like.keep_logw(q, setup, [t.id for t in kept], [t.id for t in back])  # type: ignore[misc]
+
+    def shuffle(self, rng: random.Random) -> None:
+        """A Gibbs step: the ids of the tokens no likelihood factor reads (in
+        the ticket deck, say) put in a uniformly random order within each
+        pool, the exact conditional given the rest (kept only if Europe's
+        one-long-ticket rule still holds: a symmetric proposal)."""
+        unseen = self.unseen
+        for idx in self.free:
+            ids = [unseen[i].id for i in idx]
+            new = ids[:]
+            rng.shuffle(new)
+            for i, x in zip(idx, new):
+                unseen[i].id = x
+            if not self.tracker._longs_ok(self.out):
+                for i, x in zip(idx, ids):
+                    unseen[i].id = x
 
     def run(self, sweeps: int, rng: random.Random) -> None:
         """``sweeps`` sweeps: each proposes, on average, one move of every movable ticket."""
@@ -172,11 +210,12 @@ class TicketChain:
         if self._left[i] <= 0 or chain is None:
             self._chains[i] = None
             out, unseen = self.tracker.start(rng)
-            chain = Metropolis(self.tracker, out, unseen, self.like)
+            chain = Metropolis(self.tracker, out, unseen, self.like, every=self.restart > 1)
             if self.sweeps > 0:
                 chain.run(self.sweeps, rng)
             self._chains[i], self._left[i] = chain, self.restart
-        elif self.thin > 0:
+        else:
+            chain.shuffle(rng)
             chain.run(self.thin, rng)
         self._left[i] -= 1
         self._turn = (i + 1) % len(self._chains)
