@@ -242,3 +242,42 @@ def test_the_kernel_plays_the_random_bot_s_games(edition):
         for what in ("tunnel paid", "tunnel abandoned", "tunnel claimed at once", "ferry claimed", "station built"):
             assert seen[what] >= 20, (what, seen)
         assert seen["station borrows at the end"] >= 20 and seen["tie on points"] >= 1, seen
+
+
+def test_the_kernel_plays_europe_on_a_custom_map(tmp_path):
+    """Europe's rules on a classroom map (no long tickets; ferries of 1 and 2 locomotives; three
+    tunnels, one gray): 60 refereed games from starts over whole games, half of them the random bot's."""
+    import json
+
+    from ttr_lab.bots.kernel.convert import unsupported
+
+    from .helpers import write_map
+
+    cities = ["Ames", "Bly", "Cody", "Dell", "Enid", "Fargo", "Gale", "Hope"]
+    routes = [(1, "Ames", "Bly", 2, "red"), (2, "Bly", "Cody", 3, "blue"), (3, "Cody", "Dell", 1, "gray")]
+    routes += [(4, "Dell", "Enid", 4, "green"), (5, "Enid", "Fargo", 2, "gray"), (6, "Ames", "Fargo", 5, "yellow")]
+    routes += [(7, "Bly", "Enid", 6, "black"), (8, "Fargo", "Gale", 3, "gray"), (9, "Gale", "Hope", 2, "pink")]
+    routes += [(10, "Hope", "Ames", 4, "gray"), (11, "Cody", "Gale", 2, "white"), (12, "Dell", "Hope", 3, "orange")]
+    pairs = [(x, y) for x in cities for y in cities if x < y]
+    path = tmp_path / "m.json"
+    write_map(path, cities, routes, [(i + 1, a, b, 4 + i % 9) for i, (a, b) in enumerate(pairs)])
+    data = json.loads(path.read_text())
+    for i, kind, locos in ((2, "ferry", 1), (7, "ferry", 2), (1, "tunnel", 0), (9, "tunnel", 0), (6, "tunnel", 0)):
+        data["routes"][i].update(kind=kind, locomotives=locos)
+    path.write_text(json.dumps(data))
+    seen: Counter = Counter()
+    for i in range(60):
+        rng = random.Random(f"custom:{i}")
+        n = 2 + i % 4
+        g = ttr_lab.new_game("europe", players=n, seed=i, map=str(path))
+        assert unsupported(g.edition) is None
+        bots = [make_bot(rng.choice(["greedy", "random", "playout"]), rng.randrange(1000)) for _ in range(n)]
+        for _ in range(rng.choice([0, 2, rng.randrange(100)])):
+            if g.is_over:
+                break
+            g.push(bots[g.current_player].choose(g.view(g.current_player)))
+        if not g.is_over:
+            seen += referee(g, i, "playout" if i % 2 else "random")
+    assert seen["playouts"] >= 50, seen
+    for what in ("tunnel paid", "tunnel abandoned", "ferry claimed", "station built", "station borrows at the end"):
+        assert seen[what] >= 1, (what, seen)
