@@ -204,8 +204,18 @@ def edition_spec(ed: Edition) -> array[int]:
     return array("i", spec)
 
 
+#: (map, city name -> index) of the map asked last: one slot replaced whole (threads see a consistent pair)
+_CITY_INDEX: list[tuple[Any, dict[str, int]]] = [(None, {})]
+
+
 def _city_index(ed: Edition) -> dict[str, int]:
-    return {c.name: i for i, c in enumerate(ed.map.cities)}
+    m = ed.map
+    last = _CITY_INDEX[0]
+    if last[0] is m:
+        return last[1]
+    index = {c.name: i for i, c in enumerate(m.cities)}
+    _CITY_INDEX[0] = (m, index)
+    return index
 
 
 def seed_text(state: GameState) -> bytes:
