@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Metropolis", "TicketChain", "Retry", "Token", "RESTART", "THIN", "CHAINS"]
 
 #: placements per fresh start of a :class:`TicketChain` (1: every placement afresh)
-RESTART = 32
+RESTART = 64
 #: Metropolis sweeps between two placements of a chain
 THIN = 4
 #: independent chains taken in turn: the first CHAINS states are fresh starts,
