@@ -22,6 +22,7 @@ MAPPED = ["ttr_lab.maps.files", "ttr_lab.docs"]
 KERNEL_SOURCES = [
     "_module.c",
     "_read.c",
+    "_path.c",
     "_engine.c",
     "_legal.c",
     "_tunnels.c",

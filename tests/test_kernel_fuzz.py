@@ -36,6 +36,7 @@ KERNEL_DIR = ROOT / "ttr_lab" / "bots" / "kernel"
 SOURCES = (
     "_module.c",
     "_read.c",
+    "_path.c",
     "_engine.c",
     "_legal.c",
     "_tunnels.c",
