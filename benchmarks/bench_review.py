@@ -257,43 +257,111 @@ def report(rows: list[dict]) -> None:
     print(f"  playouts per reviewed ply: mean {statistics.fmean(r[t]['playouts'] for r, t in both):.0f}")
 
 
-def whole(games: int, playouts: int, first: int) -> None:
-    """Whole games reviewed at ``playouts`` and at 10x: time and flag stability."""
+def looks(g: ttr_lab.GameState, playouts: int, seed: int) -> tuple[dict[int, dict], float]:
+    """Each judged ply's first look at ``playouts`` a move and, where its drop
+    reaches the lowest threshold, the confirmation look (CONFIRM times the
+    playouts, the same states and seeds first: exactly what review's rerun
+    plays); and the CPU seconds of both."""
+    c = time.process_time()
+    first = review(g, playouts=playouts, seed=seed, progress=False, confirm=1)
+    first = first[first["drop"] == first["drop"]]  # judged (NaN: another seat's view)
+    rows = {int(r.ply): {"move": r.move, "best": r.best, "d1": r.drop, "se1": r.drop_se} for r in first.itertuples()}
+    low = THRESHOLDS[-1][1]
+    again = [k for k, r in rows.items() if 100 * r["d1"] >= low]
+    if again:
+        more = review(g, playouts=CONFIRM * playouts, seed=seed, progress=False, confirm=1, plies=again)
+        for r in more.itertuples():
+            rows[int(r.ply)] |= {"d4": r.drop, "se4": r.drop_se}
+    return rows, time.process_time() - c
+
+
+#: the flag rules compared by ``--whole``: ``now`` is review's rule before issue 23's fix
+#: (significant at 1.96 SE and at least the threshold); a number z flags the worst
+#: threshold that the drop's lower bound, drop - z SE, reaches
+RULES: tuple[str | float, ...] = ("now", 1.0, 1.645, 1.96)
+
+
+def classify_by(rule: str | float, drop: float, se: float) -> str:
+    """A drop's flag under ``rule`` (see :data:`RULES`)."""
+    if rule == "now":
+        if not drop > 1.96 * se:
+            return ""
+        return next((name for name, points in THRESHOLDS if 100 * drop >= points), "")
+    low = 100 * (drop - float(rule) * se)
+    return next((name for name, points in THRESHOLDS if low >= points), "")
+
+
+def flag_of(rule: str | float, r: dict, prefix: str = "") -> str:
+    """A ply's flag under ``rule``, from its first look and, when that gives
+    no flag but a drop of at least the lowest threshold, its confirmation look
+    (as review plays them at 40+ playouts a move)."""
+    first = classify_by(rule, r[prefix + "d1"], r[prefix + "se1"])
+    if first or r.get(prefix + "d4") is None:
+        return first
+    return classify_by(rule, r[prefix + "d4"], r[prefix + "se4"])
+
+
+def whole(games: int, playouts: int, first: int, dump: str = "") -> None:
+    """Whole games reviewed at ``playouts`` and at 10x: time and flag stability
+    under each flag rule (see :func:`flag_of`); ``dump``: a JSON line a judged ply."""
     import os
 
     from ttr_lab.analysis import kernel_info
     from ttr_lab.bots import make_bot, play_game
 
     print(f"whole-game review, 2-player USA, {playouts} vs {10 * playouts} playouts a move ({kernel_info()})")
-    same = plies = either = both = 0
-    walls, cpus = [], []
+    rules = RULES
+    plies = 0
+    same = dict.fromkeys(rules, 0)
+    level = dict.fromkeys(rules, 0)
+    flagged: dict[str | float, list[int]] = {r: [0, 0, 0, 0] for r in rules}  # small, big, both, either
+    cpus, reals = [], []
     for i in range(games):
         bots = [make_bot("greedy", first + i), make_bot("playout", first + 100 + i)]
         g = play_game("usa", bots if i % 2 == 0 else bots[::-1], seed=first + i)
-        t, c = time.perf_counter(), time.process_time()
-        small = review(g, playouts=playouts, seed=1, progress=False)
-        walls.append(time.perf_counter() - t)
-        cpus.append(time.process_time() - c)
-        big = review(g, playouts=10 * playouts, seed=2, progress=False)
-        a, b = list(small["flag"]), list(big["flag"])
-        plies += len(a)
-        same += sum(x == y for x, y in zip(a, b))
-        either += sum(bool(x or y) for x, y in zip(a, b))
-        both += sum(bool(x and y) for x, y in zip(a, b))
+        c = time.process_time()
+        review(g, playouts=playouts, seed=1, progress=False)  # the review as a user runs it
+        reals.append(time.process_time() - c)
+        small, cpu = looks(g, playouts, 1)
+        big, _ = looks(g, 10 * playouts, 2)
+        cpus.append(cpu)
+        plies += len(small)
+        for k, r in small.items():
+            both = r | {"big_" + key: v for key, v in big[k].items()}
+            for rule in rules:
+                a, b = flag_of(rule, both), flag_of(rule, both, "big_")
+                same[rule] += bool(a) == bool(b)
+                level[rule] += a == b
+                counts = flagged[rule]
+                counts[0] += bool(a)
+                counts[1] += bool(b)
+                counts[2] += bool(a and b)
+                counts[3] += bool(a or b)
+                both[str(rule)] = [a, b]
+            if dump:
+                with open(dump, "a") as f:
+                    f.write(json.dumps({"game": first + i, "ply": k} | both, default=float) + "\n")
         load = "load average %.1f %.1f %.1f" % os.getloadavg()
         print(
-            f"  game {i + 1}: {len(a)} plies, {walls[-1]:.1f} s wall / {cpus[-1]:.1f} s CPU at {playouts}, "
-            f"{int(small['playouts'].sum())} playouts; flags {sum(map(bool, a))} / {sum(map(bool, b))} at 10x; "
-            f"so far same flag {same}/{plies}, both {both} of {either} flagged by either ({load})",
+            f"  game {i + 1}: {len(small)} judged plies, the review at {playouts} {reals[-1]:.1f} CPU-s; "
+            + "; ".join(f"{r}: flags {flagged[r][0]}/{flagged[r][1]} at 10x, both {flagged[r][2]}" for r in rules)
+            + f" ({load})",
             flush=True,
         )
-    print(f"{games} games, {plies} plies, {playouts} playouts a move:")
+    print(f"{games} games, {plies} judged plies, {playouts} vs {10 * playouts} playouts a move:")
     print(
-        f"  review time: wall median {statistics.median(walls):.1f} s (max {max(walls):.1f}), "
-        f"CPU median {statistics.median(cpus):.1f} s (max {max(cpus):.1f})"
+        f"  the review's CPU time ({'kernel' if kernel_info().enabled else 'Python'}): median "
+        f"{statistics.median(reals):.1f} s (max {max(reals):.1f})"
     )
-    print(f"  same flag as at 10x: {interval(same, plies)}")
-    print(f"  flagged by either: {either}; by both: {interval(both, either) if either else 'none'}")
+    for rule in rules:
+        s, b, both, either = flagged[rule]
+        print(
+            f"  rule {rule}: flagged {s} at {playouts}, {b} at {10 * playouts}; flagged or not as at 10x "
+            f"{interval(same[rule], plies)}, the same label {interval(level[rule], plies)}; "
+            f"of the flags at {playouts}, flagged at 10x too: {interval(both, s) if s else 'none'}; "
+            f"of the flags at 10x, flagged at {playouts} too: {interval(both, b) if b else 'none'}; "
+            f"both of either: {interval(both, either) if either else 'none'}"
+        )
 
 
 def main() -> None:
@@ -309,7 +377,7 @@ def main() -> None:
     ap.add_argument("--report", nargs="*", help="only print the figures of these dumps")
     args = ap.parse_args()
     if args.whole:
-        whole(args.whole, args.playouts, args.first)
+        whole(args.whole, args.playouts, args.first, args.dump)
         return
     if args.report:
         rows = []

@@ -10,7 +10,14 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import ttr_lab  # noqa: E402
-from ttr_lab.analysis.game_review import CONFIRM_MIN, THRESHOLDS, classify, review, review_figure  # noqa: E402
+from ttr_lab.analysis.game_review import (  # noqa: E402
+    CONFIRM_MIN,
+    FLAG_Z,
+    THRESHOLDS,
+    classify,
+    review,
+    review_figure,
+)
 from ttr_lab.bots import make_bot, play_game  # noqa: E402
 from ttr_lab.engine.state import GameState  # noqa: E402
 from ttr_lab.records import Record  # noqa: E402
@@ -108,9 +115,21 @@ def test_a_seat_record_is_reviewed_from_its_seat_as_the_full_record_is():
 def test_classify_and_thresholds():
     assert [name for name, _ in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]
     assert classify(0.04, 0.0) == "" and classify(0.05, 0.0) == "inaccuracy"
-    assert classify(0.10, 0.01) == "mistake" and classify(0.20, 0.05) == "blunder"
+    assert classify(0.10, 0.0) == "mistake" and classify(0.20, 0.0) == "blunder"
     assert classify(0.30, 0.2) == ""  # not significant
     assert classify(math.nan, math.nan) == ""
+
+
+def test_a_flag_needs_the_drop_less_its_noise_to_reach_the_threshold():
+    """The flag is the worst threshold the drop's lower bound, drop - FLAG_Z
+    standard errors, reaches: a drop just over a threshold but within its noise
+    gets the flag below (or none).  Before issue 23, 0.12 +- 0.03 was a mistake."""
+    assert FLAG_Z == 1.96
+    assert classify(0.12, 0.03) == "inaccuracy"  # 12 - 5.9 = 6.1 points surely lost
+    assert classify(0.10, 0.01) == "inaccuracy" and classify(0.20, 0.05) == "mistake"
+    assert classify(0.16, 0.02) == "mistake" and classify(0.25, 0.01) == "blunder"
+    assert classify(0.115, 0.036) == ""  # 11.5 - 7.1 = 4.4 points: within the noise of a 5-point inaccuracy
+    assert classify(0.06, 0.005) == "inaccuracy" and classify(0.06, 0.0) == "inaccuracy"
 
 
 def test_bad_input():

@@ -20,9 +20,10 @@ Lichess flags drops of 5/10/15 points in chess (0.1/0.2/0.3 on its -1..1
 scale).  Ticket to Ride is a game of chance with up to five players: a
 seat's chance moves by several points on a single blind draw, and the
 estimate from a few dozen playouts is noisy (a 2-player USA ply reviewed at
-48 playouts a move: a standard error of 3-10 points on the drop).  So a move
-is flagged only when **both** the drop reaches the threshold and it is more
-than 1.96 standard errors (significant at about 5%):
+48 playouts a move: a standard error of 3-10 points on the drop).  So a flag
+needs a margin beyond noise: a move gets the worst flag whose threshold the
+drop's **lower bound**, the drop minus :data:`FLAG_Z` (1.96) standard errors,
+reaches (the drop is at least that large with 97.5% confidence):
 
 =================  ============
 ``inaccuracy``     >= 5 points
@@ -30,11 +31,22 @@ than 1.96 standard errors (significant at about 5%):
 ``blunder``        >= 20 points
 =================  ============
 
+Before issue 23 a flag needed only the drop itself to reach the threshold
+and to be 1.96 standard errors above zero; reviewing whole 2-player USA
+games at 50 playouts a move and again at 500 (``benchmarks/bench_review.py
+--whole``, 6 games, 769 plies), 7 of that rule's 19 flags at 50 were no
+flags at 500: a drop just over a threshold, or just significant, at one budget
+was not at the other.  With the lower bound, 10 of its 12 flags at 50 are
+flags at 500 too (83%, [55, 95]; ``benchmarks/README.md``, "The advisor's
+budgets with the kernel").  A flag's level is the least the move surely
+cost, so a 22-point drop seen with a standard error of 4 points is a
+mistake, not a blunder.
+
 A blunder is set higher than lichess's 15 because, in a many-player game, a
 drop of 15 points is common when a seat's win chance is redistributed among
 the others by an ordinary risky choice (new tickets, a long route).
 
-**Confirmation.**  A drop of at least 5 points that is not yet significant
+**Confirmation.**  A drop of at least 5 points that is not yet flagged
 is played again with :data:`CONFIRM` (4) times the playouts, the first look
 included (same states and seeds), and judged on that.  It costs little
 (most plies are the policy's own move, or clearly fine) and catches most
@@ -51,7 +63,8 @@ playouts a move; figures with their 95% intervals in ``benchmarks/README.md``,
 nearly every injected move that truly costs 20 points or more and most of
 those costing 10-20, flags almost no move that costs under 5, and keeps the
 same flag on a rerun with another seed for most plies.  Moves costing 5-10
-points are caught about half the time: that needs more playouts.
+points are caught about half the time: that needs more playouts.  (Those
+figures are from the rule before the lower bound, which flags more often.)
 
 Examples
 --------
@@ -84,11 +97,14 @@ from .advisor.values import MARGIN, in_notebook, paired
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.state import GameState
 
-__all__ = ["CONFIRM", "CONFIRM_MIN", "THRESHOLDS", "classify", "review", "review_figure"]
+__all__ = ["CONFIRM", "CONFIRM_MIN", "FLAG_Z", "THRESHOLDS", "classify", "review", "review_figure"]
 
 #: the flags, from the worst, with their drop in win-percentage points
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 20.0), ("mistake", 10.0), ("inaccuracy", 5.0))
-#: a drop of at least the lowest threshold that is not yet significant is
+#: a flag's threshold must be reached by the drop minus so many standard errors
+#: (its 97.5% one-sided lower bound): a flag needs a margin beyond the noise
+FLAG_Z = 1.96
+#: a drop of at least the lowest threshold that is not yet flagged is
 #: played again with so many times the playouts
 CONFIRM = 4
 #: fewer paired playouts than this cannot support a flag (their standard error
@@ -103,15 +119,17 @@ MAX_PLIES = 100_000
 
 
 def classify(drop: float, se: float) -> str:
-    """The flag of a drop (a probability, 0..1) with standard error ``se``: ``""`` when none.
+    """The flag of a drop (a probability, 0..1) with standard error ``se``:
+    the worst of :data:`THRESHOLDS` that ``drop - FLAG_Z * se`` reaches, ``""`` when none.
 
-    >>> classify(0.12, 0.03), classify(0.12, 0.08), classify(0.25, 0.01), classify(-0.3, 0.01)
-    ('mistake', '', 'blunder', '')
+    >>> classify(0.16, 0.02), classify(0.12, 0.03), classify(0.12, 0.08), classify(0.25, 0.01), classify(-0.3, 0.01)
+    ('mistake', 'inaccuracy', '', 'blunder', '')
     """
-    if not drop > 1.96 * se:
+    low = 100 * (drop - FLAG_Z * se)
+    if not low > 0:  # NaN too
         return ""
     for name, points in THRESHOLDS:
-        if 100 * drop >= points:
+        if low >= points:
             return name
     return ""
 
@@ -251,8 +269,8 @@ def review(
             drop, se, mdrop, mse = _drops(res, judged)
             few = len(res) > 1 and min(res[0][1].n, res[1][1].n) < CONFIRM_MIN
             if len(res) > 1 and confirm > 1 and (few or not classify(drop, se)) and 100 * drop >= THRESHOLDS[-1][1]:
-                # a drop that looks like a flag but is not yet clearly more than
-                # noise, or seen in too few playouts: play it again with `confirm`
+                # a drop that looks like a flag but is not yet clearly beyond a
+                # threshold, or seen in too few playouts: play it again with `confirm`
                 # times the playouts, and at least CONFIRM_MIN a move (the same
                 # states and seeds first, so the first look is included)
                 res, more = evaluate_moves(
