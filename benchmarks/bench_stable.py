@@ -77,48 +77,81 @@ def positions(seed: int, edition: str = "usa"):
         i += 1
 
 
-def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: int) -> None:
-    """Top move at N playouts against an independent run at 10N, per budget."""
-    from ttr_lab.analysis import advise, kernel_info
+#: the caution rules --agree also ranks the same playouts by: (z, delta), the first advise's own
+RULES = ((2.0, 0.02), (2.0, 0.05), (3.0, 0.02), (3.0, 0.05), (2.0, 0.10))
+
+
+def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: int, dump: str | None) -> None:
+    """Top move at N playouts against an independent run at 10N, per budget.
+
+    The search is advise's own (:func:`evaluate_moves` with the policy's move
+    protected, the same seeds), so the first rule's top move is advise's; the
+    other rules of :data:`RULES` re-rank the same playouts (the caution rule
+    needs no new playouts), to see whether the flips are at its margin."""
+    import json
+
+    from ttr_lab.analysis import kernel_info
+    from ttr_lab.analysis.advisor.values import paired
 
     print(f"agreement with 10x, {edition}, budgets {budgets} ({kernel_info()}; {load()})", flush=True)
-    same = dict.fromkeys(budgets, 0)
-    leave = {b: [0, 0] for b in budgets}
+    same = {(b, r): 0 for b in budgets for r in RULES}
+    leave = {(b, r): [0, 0] for b in budgets for r in RULES}
     cpu = {b: [0.0, 0] for b in budgets}
     n = 0
     src = positions(games_seed, edition)
     t0 = time.perf_counter()
+    out = open(dump, "a") if dump else None  # noqa: SIM115 - one line a position, flushed
     while n < count:
         s = next(src)
         v = s.view(s.current_player)
         if len(candidate_moves(v, limit=8)) < 2:
             continue
+        line: dict[str, object] = {"position": n, "ply": v.ply, "players": v.num_players}
         for b in budgets:
             playouts, cands = b
-            tops = []
+            moves = candidate_moves(v, limit=cands)
+            runs = []
             for k, budget in enumerate((playouts, 10 * playouts)):
                 c = time.process_time()
-                a = advise(v, playouts=budget, seed=n + 10**6 * k, candidates=cands, explain=False, progress=False)
+                results, used = evaluate_moves(v, moves, playouts=budget, seed=n + 10**6 * k, protect=0)
                 cpu[b][0] += time.process_time() - c
-                cpu[b][1] += a.playouts
-                assert a.best is not None
-                tops.append(a.best.move)
-                leave[b][k] += not a.best.policy
-            same[b] += tops[0] == tops[1]
+                cpu[b][1] += used
+                runs.append(results)
+            for r in RULES:
+                tops = [rank(res, z=r[0], delta=r[1])[0][0] for res in runs]
+                same[(b, r)] += tops[0] == tops[1]
+                for k in (0, 1):
+                    leave[(b, r)][k] += tops[k] != moves[0]
+            info = []
+            for res in runs:  # the best other move against the policy's: value difference, paired SE
+                best = sorted(res[1:], key=lambda t: (t[2], t[1].key()), reverse=True)[0]
+                d, se, _ = paired(best[1], res[0][1])
+                info.append([str(best[0]), round(d, 4), round(se, 4), [str(rank(res)[0][0])]])
+            line[f"{playouts}:{cands}"] = info
+        if out is not None:
+            out.write(json.dumps(line) + "\n")
+            out.flush()
         n += 1
         if n % 5 == 0:
-            done = ", ".join(f"{p}:{c} {same[(p, c)]}/{n}" for p, c in budgets)
+            done = ", ".join(f"{p}:{c} {same[((p, c), RULES[0])]}/{n}" for p, c in budgets)
             print(f"  {n} positions, {(time.perf_counter() - t0) / n:.1f} s each: {done} ({load()})", flush=True)
     print(f"{edition}: {n} held-out positions (plies 30-150, 2-4 players, games seed {games_seed}) ({load()})")
     for b in budgets:
         playouts, cands = b
-        lo, hi = wilson(same[b], n)
         print(
-            f"  {playouts:6d} vs {10 * playouts:6d} playouts, {cands} candidates: top move agrees "
-            f"{same[b]}/{n} = {100 * same[b] / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]; "
-            f"leaves the policy's move {leave[b][0]} / {leave[b][1]}; "
-            f"{cpu[b][1] / max(cpu[b][0], 1e-9):.0f} playouts per CPU-s"
+            f"  {playouts:6d} vs {10 * playouts:6d} playouts, {cands} candidates "
+            f"({cpu[b][1] / max(cpu[b][0], 1e-9):.0f} playouts per CPU-s, {cpu[b][0] / n:.1f} CPU-s a position):"
         )
+        for r in RULES:
+            k = same[(b, r)]
+            lo, hi = wilson(k, n)
+            mark = " (advise's rule)" if r == RULES[0] else ""
+            print(
+                f"    z={r[0]:.1f} delta={r[1]:.2f}{mark}: top move agrees {k}/{n} = {100 * k / n:.1f}% "
+                f"[{100 * lo:.1f}, {100 * hi:.1f}]; leaves the policy's move {leave[(b, r)][0]} / {leave[(b, r)][1]}"
+            )
+    if out is not None:
+        out.close()
 
 
 def main() -> None:
@@ -130,10 +163,11 @@ def main() -> None:
     ap.add_argument("--reference", type=int, default=1024)
     ap.add_argument("--candidates", type=int, default=8, help="as advise's default")
     ap.add_argument("--games-seed", type=int, default=None, help="8000 (ladder), 9000 (--agree)")
+    ap.add_argument("--dump", help="--agree: append one JSON line a position to this file")
     args = ap.parse_args()
     if args.agree:
         budgets = [(int(b.split(":")[0]), int(b.split(":")[1])) for b in args.budgets]
-        agree(args.agree, budgets, args.positions, 9000 if args.games_seed is None else args.games_seed)
+        agree(args.agree, budgets, args.positions, 9000 if args.games_seed is None else args.games_seed, args.dump)
         return
     if args.games_seed is None:
         args.games_seed = 8000

@@ -22,7 +22,7 @@ Wilson interval, by seat, mean seconds a game and the commits played.
 
 Bot specs: ``greedy``, ``playout``, ``random``, ``advisor:playouts=N``,
 ``advisor:seconds=S`` (``,max_playouts=N``: a time budget with a cap, as
-the widget's levels), and the tree search ``ismcts:playouts=N`` or
+the widget's levels; ``,candidates=N``: so many candidate moves, 8 unless told), and the tree search ``ismcts:playouts=N`` or
 ``ismcts:seconds=S``, optionally with ``,caution=1``.
 """
 
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -83,6 +84,8 @@ def make(spec: str, seed: int) -> Any:
             kw["seconds"] = float(value)
         elif key == "max_playouts" and name == "advisor" and value.isdigit():
             kw["max_playouts"] = int(value)
+        elif key == "candidates" and name == "advisor" and value.isdigit():
+            kw["candidates"] = int(value)
         elif key == "caution" and name == "ismcts" and value in ("0", "1"):
             kw["caution"] = value == "1"
         else:
@@ -106,9 +109,9 @@ def load() -> str:
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
-def play(edition: str, bots: list[Any], seed: int) -> tuple[ttr_lab.GameState, list[int]]:
-    """Play one game; returns the final state and the seat of each ply."""
-    g = ttr_lab.new_game(edition, players=len(bots), seed=seed)
+def play(edition: str, bots: list[Any], seed: int, first: int = 0) -> tuple[ttr_lab.GameState, list[int]]:
+    """Play one game (seat ``first`` moves first); returns the final state and the seat of each ply."""
+    g = ttr_lab.new_game(edition, players=len(bots), seed=seed, first_player=first)
     seats = []
     while not g.is_over:
         p = g.current_player
@@ -201,18 +204,26 @@ def cmd_run(a: argparse.Namespace) -> None:
     done = done_games(out)
     code = commit()
     make(a.hero, 0), make(a.villain, 0)  # a bad spec fails before any game
-    print(f"run: {a.edition} {a.hero} vs {a.villain}, deals {a.deals}, {len(done)} games already in {out}; {load()}")
+    hero = a.hero
+    if a.z is not None:  # this process only: the caution rule's Z_DEVIATE, for a proposed change
+        advisor_module.Z_DEVIATE = a.z
+        hero = f"{hero} (z {a.z})"
+    if a.delta is not None:  # ... and its DELTA_DEVIATE
+        advisor_module.DELTA_DEVIATE = a.delta
+        hero = f"{hero} (delta {a.delta})"
+    print(f"run: {a.edition} {hero} vs {a.villain}, deals {a.deals}, {len(done)} games already in {out}; {load()}")
     with out.open("a") as f:
         for deal in deals(a.deals):
             for seat in range(a.players):  # each deal once per hero seat
-                if (a.edition, deal, seat, a.hero, a.villain) in done:
+                if (a.edition, deal, seat, hero, a.villain) in done:
                     continue
                 hs, vs = bot_seeds(deal)
                 bots = [make(a.villain, vs + 10 * p) for p in range(a.players)]
                 bots[seat] = make(a.hero, hs)
-                t = time.perf_counter()
-                g, seats = play(a.edition, bots, deal)
-                secs = time.perf_counter() - t
+                first = deal % a.players if a.alternate_first else 0
+                t, c = time.perf_counter(), time.process_time()
+                g, seats = play(a.edition, bots, deal, first)
+                secs, cpu = time.perf_counter() - t, time.process_time() - c
                 res = g.outcome()
                 winners = list(res.winners)
                 rec = {
@@ -220,12 +231,14 @@ def cmd_run(a: argparse.Namespace) -> None:
                     "players": a.players,
                     "deal": deal,
                     "hero_seat": seat,
-                    "hero": a.hero,
+                    "hero": hero,
                     "villain": a.villain,
                     "winners": winners,
                     "scores": list(res.scores),
                     "hero_share": 1.0 / len(winners) if seat in winners else 0.0,
                     "seconds": round(secs, 2),
+                    "cpu": round(cpu, 2),
+                    "first": first,
                     "hero_moves": seats.count(seat),
                     "commit": code,
                 }
@@ -271,9 +284,18 @@ def summarize(paths: list[str]) -> list[str]:
         )
         lines.append(
             f"  complete seat-swapped pairs {pairs}; mean score margin {margin:+.1f};"
-            f" mean {statistics.fmean(r['seconds'] for r in rs):.1f} s/game,"
+            f" mean {statistics.fmean(r['seconds'] for r in rs):.1f} s/game"
+            f" ({statistics.fmean(r.get('cpu', math.nan) for r in rs):.1f} CPU-s),"
             f" {statistics.fmean(r['hero_moves'] for r in rs):.1f} hero moves/game"
         )
+        for first in sorted({r.get("first", 0) for r in rs}):
+            sub = [r for r in rs if r.get("first", 0) == first]
+            mover = sum(r["hero_share"] for r in sub if r["hero_seat"] == first)
+            movers = sum(1 for r in sub if r["hero_seat"] == first)
+            lines.append(
+                f"  first player seat {first}: hero {100 * sum(r['hero_share'] for r in sub) / len(sub):.1f}% n={len(sub)}"
+                f" (moving first {mover:g}/{movers})"
+            )
         lines.append(f"  commits: {', '.join(sorted({r['commit'] for r in rs}))}")
     return lines
 
@@ -298,6 +320,17 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--villain", default="greedy")
     r.add_argument("--deals", required=True, help="A:B, deal seeds A..B-1")
     r.add_argument("--out", required=True)
+    r.add_argument(
+        "--z", type=float, help="the advisor's caution rule's Z_DEVIATE in this run (default: the library's)"
+    )
+    r.add_argument(
+        "--delta", type=float, help="the advisor's caution rule's DELTA_DEVIATE in this run (default: the library's)"
+    )
+    r.add_argument(
+        "--alternate-first",
+        action="store_true",
+        help="the first player is seat (deal mod players): seat 1 moves first in odd deals (default: seat 0 always)",
+    )
     p = sub.add_parser("report", help="combine JSONL shards")
     p.add_argument("files", nargs="+")
     a = ap.parse_args(argv)
