@@ -667,24 +667,41 @@ def test_app_new_game_follows_the_menu_and_closes_the_old_game():
 def test_the_levels_are_random_greedy_and_the_advisor():
     from ttr_lab.analysis.advisor import AdvisorBot
     from ttr_lab.bots import GreedyBot, RandomBot
-    from ttr_lab.widgets.playing.bots import HARD_BUDGET, HARD_SECONDS, bot_name, level_of, make_opponent
+    from ttr_lab.widgets.playing.bots import (
+        HARD_BUDGET,
+        HARD_CANDIDATES,
+        HARD_SECONDS,
+        bot_name,
+        level_of,
+        make_opponent,
+    )
 
     assert [bot_name(level) for level in ("easy", "medium", "hard")] == ["random", "greedy", "advisor"]
     assert [level_of(b) for b in ("random", "greedy", "advisor", "playout")] == ["easy", "medium", "hard", None]
     easy, medium, hard = (make_opponent(level, seed=3) for level in ("easy", "Medium bot", "hard"))
     assert type(easy) is RandomBot and type(medium) is GreedyBot
     assert type(hard) is AdvisorBot and hard.max_playouts == HARD_BUDGET and hard.seconds == HARD_SECONDS
+    assert hard.candidates == HARD_CANDIDATES
     widget = ttr_lab.play("usa", players=["You", "hard", "bot"], level="easy", seed=SEED)
     assert [type(widget.bots[p]) for p in (1, 2)] == [AdvisorBot, RandomBot]
 
 
 def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
-    """In the widget, the hard seat's move is what AdvisorBot(playouts=HARD_BUDGET)
-    chooses from that seat's view, deterministically for the seat's seed (its
-    time budget, HARD_SECONDS, is far more than the kernel needs for HARD_BUDGET)."""
+    """In the widget, the hard seat's move is what AdvisorBot(playouts=HARD_BUDGET,
+    candidates=HARD_CANDIDATES) chooses from that seat's view, deterministically for
+    the seat's seed.  The level's clock (HARD_SECONDS) is lifted here: the kernel
+    plays HARD_BUDGET in about a quarter of it, but on a loaded machine the clock
+    may stop a search first (test_advisor_budget tests the clock); in Python
+    playouts (no kernel) the cap is lowered to 100: the same wiring, a budget
+    Python plays quickly."""
+    from ttr_lab.analysis import kernel_info
     from ttr_lab.analysis.advisor import AdvisorBot
-    from ttr_lab.widgets.playing.bots import HARD_BUDGET
+    from ttr_lab.widgets.playing import bots as play_bots
+    from ttr_lab.widgets.playing.bots import HARD_BUDGET, HARD_CANDIDATES
 
+    budget = HARD_BUDGET if kernel_info().enabled and "usa" in kernel_info().editions else 100
+    options = {"seconds": 86_400.0, "max_playouts": budget, "candidates": HARD_CANDIDATES}
+    monkeypatch.setitem(play_bots._OPTIONS, "advisor", options)
     widget = ttr_lab.play("usa", players=["You", "hard"], seed=SEED)
     find(widget, "ttr-keep").click()  # the bot keeps its tickets, then You play
     seen = []
@@ -702,7 +719,7 @@ def test_the_hard_bot_plays_the_advisors_move_from_its_own_view(monkeypatch):
     played = widget.game.move_stack[replay.ply :]
     assert [m for _, _, m in seen] == list(played[1:])  # every move after mine was the bot's choice
     replay.play(played[0])
-    twin = AdvisorBot(widget.game.seed + 1, playouts=HARD_BUDGET)
+    twin = AdvisorBot(widget.game.seed + 1, playouts=budget, candidates=HARD_CANDIDATES)
     for _, ply, move in seen:
         assert replay.ply == ply and choose(twin, replay.view(1)) == move
         replay.play(move)

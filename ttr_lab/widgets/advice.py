@@ -74,14 +74,17 @@ MAX_WIDTH = 0.30
 #: an interval at most so wide is "fairly sure"; wider (up to MAX_WIDTH), "a rough figure"
 SURE_WIDTH = 0.20
 #: a Hint's time budget in seconds: as many playouts as fit, up to HINT_PLAYOUTS (the
-#: compiled kernel reaches the cap well within it on the USA maps; in Python, for the other
-#: editions or in a browser, the clock stops the search and the Hint says how many it played)
+#: compiled kernel reaches the cap well within it on the maps it plays, USA and Europe:
+#: about 0.5 CPU-s; in Python, for Rails & Sails or in a browser, the clock stops the
+#: search, about 200-400 playouts here, and the Hint says how many it played)
 HINT_SECONDS = 2.0
-#: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving
-#: (0.4-0.5 CPU-s with the kernel); its top move agreed with an independent 10x run's in
-#: about three held-out USA positions of four, short of the 80% asked (benchmarks/README.md,
-#: "The advisor's budgets with the kernel")
-HINT_PLAYOUTS = 1000
+#: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving.
+#: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game USA
+#: positions (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
+#: budgets with the kernel", with the other editions): 75.0% [59.8, 85.8] with the caution
+#: rule of issue 23's start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 90.0% [76.9, 96.0] with the
+#: rule proposed with this budget (3 and 0.05); 40 positions cannot show a lower bound of 80%
+HINT_PLAYOUTS = 2000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
