@@ -391,7 +391,13 @@ def rate(count: int) -> None:
             f"{done[kind] / cpu[kind]:.0f} playouts per CPU-second"
         )
     print(f"  ratio {done['kernel'] / cpu['kernel'] / (done['python'] / cpu['python']):.1f}x ({load()})")
-    print(f"  a guessed state (weighted): {1000 * states_cpu / states:.2f} CPU-ms each ({states:.0f} drawn)")
+    from ttr_lab.analysis.hidden.determinize import SWEEPS
+    from ttr_lab.analysis.hidden.ticket_chain import CHAINS, RESTART, THIN
+
+    print(
+        f"  a guessed state (weighted): {1000 * states_cpu / states:.2f} CPU-ms each ({states:.0f} drawn, 200 a"
+        f" position: {CHAINS} chains, a fresh start of {SWEEPS} sweeps every {RESTART} states of each, {THIN} between)"
+    )
 
 
 def main() -> None:
