@@ -368,8 +368,9 @@ def sample_states(
         Draw the other seats' unseen tickets from their posterior given
         the routes they claimed (:class:`~.ticket_knowledge.ClaimLikelihood`).
     sweeps : int
-        Metropolis sweeps per state when ``weighted`` (each moves every
-        unseen ticket of the other seats once, on average), 0 to :data:`MAX_SWEEPS`.
+        Metropolis sweeps at each fresh start of the chain when ``weighted``
+        (each proposes a move of every unseen ticket of the other seats
+        once, on average), 0 to :data:`MAX_SWEEPS`.
     lam : float
         The likelihood's rate per car of detour, 0 to :data:`MAX_LAM`.
     restart, thin : int
