@@ -281,3 +281,105 @@ def test_the_kernel_plays_europe_on_a_custom_map(tmp_path):
     assert seen["playouts"] >= 50, seen
     for what in ("tunnel paid", "tunnel abandoned", "ferry claimed", "station built", "station borrows at the end"):
         assert seen[what] >= 1, (what, seen)
+
+
+WIDE_CARDS, WIDE_LONGEST = 25, 9  # Rails & Sails' card types and longest route
+
+
+def _widen_spec(spec) -> list[int]:
+    """The edition's tables with 25 card types (16 of none in the deck, between the colours
+    and the wild, named after every real card) and routes up to 9 long (no route that long)."""
+    s = list(spec)
+    nc, wild, longest = s[5], s[6], s[23]
+    extra = WIDE_CARDS - nc
+    points = s[27 : 27 + longest] + [18, 21, 27][longest - 6 :]
+    pos = 27 + longest
+    comp, rank = s[pos : pos + nc], s[pos + nc : pos + 2 * nc]
+    out = s[:27] + points
+    out += comp[:wild] + [0] * extra + comp[wild:]
+    out += rank[:wild] + list(range(nc, WIDE_CARDS)) + rank[wild:]
+    out[5], out[6], out[23] = WIDE_CARDS, WIDE_CARDS - 1, WIDE_LONGEST
+    return out + s[pos + 2 * nc :]
+
+
+def _recard(pos, nc: int, row_size: int, nroutes: int, wide: bool) -> list[int]:
+    """A position's int32 fields with the wild card's index moved (wide: to the last of 25 types,
+    each hand widened; not wide: back); every other field as it is."""
+    a = list(pos)
+    n = a[2]
+    old, new = (nc - 1, WIDE_CARDS - 1) if wide else (WIDE_CARDS - 1, nc - 1)
+    width = nc if wide else WIDE_CARDS
+
+    def card(c: int) -> int:
+        return new if c == old else c
+
+    out = a[:11] + [card(c) for c in a[11 : 11 + row_size]]
+    k = 11 + row_size
+    for _ in range(n):
+        h = a[k : k + width]
+        out += h[:-1] + [0] * (WIDE_CARDS - nc) + h[-1:] if wide else h[: nc - 1] + h[-1:]
+        k += width
+    out += a[k : k + nroutes + 2 * n]
+    k += nroutes + 2 * n
+    for _ in range(2):  # the deck, the discard
+        size = a[k]
+        out += [size] + [card(c) for c in a[k + 1 : k + 1 + size]]
+        k += 1 + size
+    for _ in range(n + 1):  # each seat's tickets, the pending tickets
+        out += a[k : k + 1 + a[k]]
+        k += 1 + a[k]
+    out.append(a[k])
+    k += 1
+    for _ in range(n if out[-1] else 0):  # the setup deal
+        out += a[k : k + 1 + a[k]]
+        k += 1 + a[k]
+    for _ in range(2 + n):  # the ticket deck, the box, each seat's stations
+        out += a[k : k + 1 + a[k]]
+        k += 1 + a[k]
+    if a[k]:  # a pending tunnel: route, colour card, coloured, wilds, revealed, extra, its card
+        nrev = a[k + 5]
+        out += a[k : k + 2] + [card(a[k + 2])] + a[k + 3 : k + 6]
+        out += [card(c) for c in a[k + 6 : k + 6 + nrev]] + [a[k + 6 + nrev], card(a[k + 7 + nrev])]
+        k += 8 + nrev
+    else:
+        out.append(0)
+        k += 1
+    assert k == len(a), "the position's layout was not read whole"
+    return out
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe"])
+def test_tables_of_25_card_types_and_routes_of_9_play_the_same_games(edition):
+    """Room for Rails & Sails' 25 card types and routes of 9 (a preparatory step): the same
+    edition read with 16 card types more (none in the deck) and longer route lengths (no route
+    that long) plays the same games as the refereed kernel, for both policies, move for move
+    and to the same final position."""
+    from array import array
+
+    from ttr_lab.bots.kernel.convert import edition_spec, seed_text
+    from ttr_lab.bots.kernel.run import play_arrays, read_tables, tables
+
+    seen: Counter = Counter()
+    for i in range(40):
+        g, seed = start(edition, i)
+        if g.is_over:
+            continue
+        ed = g.edition  # the start's options
+        wide = read_tables(array("i", _widen_spec(edition_spec(ed))), edition)
+        nc, rs, nr = len(ed.card_types), ed.row_size, len(ed.map.routes)
+        n = g.num_players
+        policy = i % 2
+        seeds = (
+            tuple(seed * 7919 + p for p in range(n))
+            if policy == 0
+            else tuple((seed + p).to_bytes(32, "big") for p in range(n))
+        )
+        pos = position_array(g)
+        want = play_arrays(tables(g.edition), pos, seed_text(g), seeds, policy, 20000, True)
+        got = play_arrays(wide, array("i", _recard(pos, nc, rs, nr, True)), seed_text(g), seeds, policy, 20000, True)
+        assert got[:7] == want[:7] and got[7] == want[7], f"start {i}: another game on the wide tables"
+        back = _recard(struct.unpack(f"{len(got[8]) // 4}i", got[8]), nc, rs, nr, False)
+        assert array("i", back).tobytes() == want[8], f"start {i}: another final position"
+        seen[policy] += 1
+        seen["plies"] += want[0]
+    assert seen[0] >= 15 and seen[1] >= 15, seen

@@ -27,7 +27,7 @@
 #define KF_EUROPE 2
 
 #define KT_MAX_PLAYERS 5
-#define KT_MAX_CARD_TYPES 16
+#define KT_MAX_CARD_TYPES 32 /* 25 in Rails & Sails; the count loops run over all 32 (16-bit lanes) */
 #define KT_MAX_CITIES 128
 #define KT_MAX_ROUTES 256
 #define KT_MAX_TICKETS 512       /* a seat's tickets, the ticket deck */
@@ -36,7 +36,7 @@
 #define KT_MAX_CARDS 512
 #define KT_MAX_ROW 8
 #define KT_MAX_PENDING 8
-#define KT_MAX_LENGTH 8
+#define KT_MAX_LENGTH 9 /* Rails & Sails has routes of 9 */
 #define KT_MAX_PIECES 200
 #define KT_MAX_SCORE 100000
 #define KT_MAX_STATIONS 3

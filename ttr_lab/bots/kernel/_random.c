@@ -50,7 +50,7 @@ static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
 
 /* the claims open to the seat to move, as pay_count counts them: per length, each colour's
  * ways times the open routes it can pay (its colour and gray), and the open routes once more
- * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 8 ways) */
+ * if W >= L (16-bit lanes over the colours; no colour pays a route in more than 9 ways) */
 static int kr_claims(const KRandom *r, const KGame *g, const KTables *t) {
     const int me = g->cur, *hand = g->hands[me], W = hand[t->wild];
     const int top = t->maxlen < g->pieces[me] ? t->maxlen : g->pieces[me];
