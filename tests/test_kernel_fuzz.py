@@ -2,7 +2,8 @@
 
 * **malformed input** is a :class:`~ttr_lab.errors.TtrError`, never a crash:
   hypothesis mutates valid edition tables and positions (values anywhere in
-  int32, cut or lengthened arrays, deleted or swapped fields) and corrupts
+  int32, cut or lengthened arrays, deleted or swapped fields; two bases on
+  tables of 25 card types and routes up to 9) and corrupts
   the fields of a game before :func:`~ttr_lab.bots.kernel.run.kernel_playout`
   converts it.  Each array the kernel accepts is played to the end.  The
   fuzzing runs in a child process (this file run as a script), so a crash
@@ -11,7 +12,8 @@
   ``-fsanitize=address,undefined`` into a temporary folder, loaded in a child
   process in place of the built extension (``LD_PRELOAD`` of the compiler's
   libasan, as the interpreter itself is not instrumented), plays a referee
-  sample and the fuzzing; any report aborts the child;
+  sample (with USA and Europe on tables of 25 card types, the room Rails &
+  Sails needs) and the fuzzing; any report aborts the child;
 * **no global mutable state**: four threads at once (the kernel releases the
   interpreter lock while it plays) give the results of one thread.
 """
@@ -77,6 +79,14 @@ def _bases():
             g.push(bots[g.current_player].choose(g.view(g.current_player)))
         spec = edition_spec(g.edition)
         out.append((read_tables(spec), spec, position_array(g), seed_text(g), n, g))
+    sys.path.insert(0, str(HERE))
+    import test_kernel_referee as ref
+
+    for _, spec, pos, text, n, g in out[1:2] + out[-1:]:  # USA 4p and Europe's tunnel on 25 card types
+        ed = g.edition
+        wide = array("i", ref._widen_spec(spec))
+        wpos = array("i", ref._recard(pos, len(ed.card_types), ed.row_size, len(ed.map.routes), True))
+        out.append((read_tables(wide), wide, wpos, text, n, g))
     return out
 
 
@@ -248,6 +258,9 @@ def _referee_sample(count: int, seen: dict[str, int]) -> None:
     for edition in ref.EDITIONS:
         seen["refereed"] += ref.run_referee(edition, count)["playouts"]
         seen["refereed"] += ref.run_referee(edition, max(1, count // 4), policy="random")["playouts"]
+    for edition in ("usa", "europe"):  # the wide tables (25 card types, routes of 9)
+        wide = ref.run_wide(edition, count)
+        seen["wide"] += wide[0] + wide[1]
 
 
 def main(argv: list[str]) -> None:
@@ -265,7 +278,7 @@ def main(argv: list[str]) -> None:
     from ttr_lab.bots.kernel.run import load
 
     assert load() is not None and load().__file__ == (argv[2] if len(argv) > 2 else load().__file__)
-    seen = {"refused": 0, "played": 0, "refereed": 0}
+    seen = {"refused": 0, "played": 0, "refereed": 0, "wide": 0}
     _odd_calls(seen)
     _fuzz(examples, seen)
     if referee:
@@ -353,6 +366,7 @@ def test_a_sanitizer_build_plays_the_referee_sample_and_the_fuzzing_cleanly(tmp_
     assert seen["module"] == str(module) and seen["asan"]
     editions = 5  # test_kernel_referee.EDITIONS: the USA family and Europe
     assert seen["refereed"] == editions * (12 + 3) and seen["refused"] > 150 and seen["played"] > 0, seen
+    assert seen["wide"] >= 16, seen  # USA and Europe on 25 card types: 12 starts each, both policies
 
 
 @pytest.mark.slow

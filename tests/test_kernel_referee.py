@@ -348,19 +348,16 @@ def _recard(pos, nc: int, row_size: int, nroutes: int, wide: bool) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("edition", ["usa", "europe"])
-def test_tables_of_25_card_types_and_routes_of_9_play_the_same_games(edition):
-    """Room for Rails & Sails' 25 card types and routes of 9 (a preparatory step): the same
-    edition read with 16 card types more (none in the deck) and longer route lengths (no route
-    that long) plays the same games as the refereed kernel, for both policies, move for move
-    and to the same final position."""
+def run_wide(edition: str, starts: int) -> Counter:
+    """The first ``starts`` starts of ``edition`` played on its wide tables (:func:`_widen_spec`)
+    and on its own, alternately by each policy: the same moves, the same final position."""
     from array import array
 
     from ttr_lab.bots.kernel.convert import edition_spec, seed_text
     from ttr_lab.bots.kernel.run import play_arrays, read_tables, tables
 
     seen: Counter = Counter()
-    for i in range(40):
+    for i in range(starts):
         g, seed = start(edition, i)
         if g.is_over:
             continue
@@ -382,4 +379,14 @@ def test_tables_of_25_card_types_and_routes_of_9_play_the_same_games(edition):
         assert array("i", back).tobytes() == want[8], f"start {i}: another final position"
         seen[policy] += 1
         seen["plies"] += want[0]
+    return seen
+
+
+@pytest.mark.parametrize("edition", ["usa", "europe"])
+def test_tables_of_25_card_types_and_routes_of_9_play_the_same_games(edition):
+    """Room for Rails & Sails' 25 card types and routes of 9 (a preparatory step): the same
+    edition read with 16 card types more (none in the deck) and longer route lengths (no route
+    that long) plays the same games as the refereed kernel, for both policies, move for move
+    and to the same final position."""
+    seen = run_wide(edition, 40)
     assert seen[0] >= 15 and seen[1] >= 15, seen
