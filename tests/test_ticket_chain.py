@@ -125,12 +125,12 @@ def test_restart_1_draws_every_state_afresh_as_the_plain_sampler_does():
     assert [s.to_dict() for s in states(view, 12, seed=5, sweeps=30, restart=1)] == plain
 
 
-@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities"])
+@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "great_lakes"])
 def test_a_copied_sample_is_the_state_from_dict_builds(edition):
     """After the first sample (built by GameState.from_dict, every field
-    checked), the USA family's samples are copies with the hidden fields
-    set: each is field for field the state from_dict builds from it, and
-    consistent."""
+    checked), the samples are copies with the hidden fields set (and the
+    edition's own, rebuilt from the view): each is field for field the state
+    from_dict builds from it, and consistent."""
     g = ttr_lab.new_game(edition, players=3, seed=4)
     bots = [make_bot("greedy", 4 + q) for q in range(3)]
     for _ in range(45):

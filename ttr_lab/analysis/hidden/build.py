@@ -4,10 +4,10 @@ state built from it.
 
 The first sample of a :class:`~ttr_lab.analysis.hidden.Knowledge` goes
 through :meth:`GameState.from_dict <ttr_lab.engine.state.GameState.from_dict>`
-(every field checked, ``problems() == []``).  In an edition without fields
-of its own (the USA family: nothing more to rebuild from the view, no
-draws) the later ones copy it and set the hidden fields (hands, decks,
-tickets, seed), the very values ``from_dict`` would read
+(every field checked, ``problems() == []``).  The later ones copy it and
+set the hidden fields (hands, decks, tickets, seed, and the edition's own
+fields rebuilt from the view, with the same draws), then derive the rest:
+field for field the state ``from_dict`` would build
 (``tests/test_ticket_chain.py``), at a small part of the cost.
 """
 
@@ -70,11 +70,12 @@ def build(
     tpl = know._template
     if tpl is None:
         s = GameState.from_dict(position(know, hands, decks, deal, seed, rng), "sample")
-        if not any(f.key for f in know.ed.fields_added):
-            know._template = s.copy()
+        know._template = s.copy()
         return s
-    index = know.ed.card_index
-    width = len(know.ed.card_types)
+    ed = know.ed
+    extra = ed.extra_from_view(know.view, Rebuild(rng, know.plies, deal.box)) if ed.fields_added else {}
+    index = ed.card_index
+    width = len(ed.card_types)
     rows = []
     for h in hands:
         row = [0] * width
@@ -91,4 +92,10 @@ def build(
     s._pending = tuple(deal.pending)
     s._setup_deal = tuple(tuple(t) for t in deal.setup_deal)
     s._tdeck = tuple(deal.deck)
+    n = s.n
+    for f in ed.fields_added:  # the edition's own fields, as from_dict loads them (Europe's box, ...)
+        if f.key:
+            setattr(s, f.attr, f.load(ed, n, extra[f.key]))
+    if extra:
+        ed.derive(s)
     return s
