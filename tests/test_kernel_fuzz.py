@@ -290,6 +290,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # the package beside these tests (a worktree's, not the installed one)
     main(sys.argv[1:])
 
 

@@ -288,7 +288,8 @@ WIDE_CARDS, WIDE_LONGEST = 25, 9  # Rails & Sails' card types and longest route
 
 def _widen_spec(spec) -> list[int]:
     """The edition's tables with 25 card types (16 of none in the deck, between the colours
-    and the wild, named after every real card) and routes up to 9 long (no route that long)."""
+    and the wild, named after every real card), routes up to 9 long (no route that long) and
+    two card piles (the second one empty, dealing no slot of the row)."""
     s = list(spec)
     nc, wild, longest = s[5], s[6], s[23]
     extra = WIDE_CARDS - nc
@@ -298,13 +299,17 @@ def _widen_spec(spec) -> list[int]:
     out = s[:27] + points
     out += comp[:wild] + [0] * extra + comp[wild:]
     out += rank[:wild] + list(range(nc, WIDE_CARDS)) + rank[wild:]
+    rest = s[pos + 2 * nc :]  # the piles, their shares of the row, each card's pile; then the routes...
+    k = 1 + rest[0]
+    assert rest[:k] == [1, s[8]], "one pile dealing the whole row"
+    out += [2, s[8], 0] + [0] * WIDE_CARDS  # a second pile, empty, with no share of the row
     out[5], out[6], out[23] = WIDE_CARDS, WIDE_CARDS - 1, WIDE_LONGEST
-    return out + s[pos + 2 * nc :]
+    return out + rest[k + nc :]
 
 
 def _recard(pos, nc: int, row_size: int, nroutes: int, wide: bool) -> list[int]:
     """A position's int32 fields with the wild card's index moved (wide: to the last of 25 types,
-    each hand widened; not wide: back); every other field as it is."""
+    each hand widened, an empty second pile; not wide: back); every other field as it is."""
     a = list(pos)
     n = a[2]
     old, new = (nc - 1, WIDE_CARDS - 1) if wide else (WIDE_CARDS - 1, nc - 1)
@@ -321,10 +326,15 @@ def _recard(pos, nc: int, row_size: int, nroutes: int, wide: bool) -> list[int]:
         k += width
     out += a[k : k + nroutes + 2 * n]
     k += nroutes + 2 * n
-    for _ in range(2):  # the deck, the discard
+    for _ in range(2):  # the deck, the discard (wide: each followed by the second pile's, empty)
         size = a[k]
         out += [size] + [card(c) for c in a[k + 1 : k + 1 + size]]
         k += 1 + size
+        if wide:
+            out.append(0)
+        else:
+            assert a[k] == 0, "a card in the second pile"
+            k += 1
     for _ in range(n + 1):  # each seat's tickets, the pending tickets
         out += a[k : k + 1 + a[k]]
         k += 1 + a[k]

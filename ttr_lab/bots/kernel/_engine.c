@@ -11,32 +11,54 @@
 #include "_kernel.h"
 
 /* ------------------------------------------------------------------ cards (decks.py) */
-int kg_shuffle_deck(KGame *g) {
+int kg_shuffle_deck(KGame *g, int pile) {
     char text[128];
-    if (!g->ndisc) return 0;
+    if (!g->ndisc[pile]) return 0;
     int len = g->prefix_len;
     memcpy(text, g->prefix, (size_t)len);
     len += snprintf(text + len, sizeof text - (size_t)len, "%d", g->shuffles);
     KMT m;
     mt_seed_text(&m, text, len);
     g->shuffles++;
-    memcpy(g->deck, g->disc, sizeof(int) * (size_t)g->ndisc);
-    mt_shuffle(&m, g->deck, g->ndisc);
-    g->ndeck = g->ndisc;
-    g->ndisc = 0;
-    return g->ndeck;
+    memcpy(g->deck[pile], g->disc[pile], sizeof(int) * (size_t)g->ndisc[pile]);
+    mt_shuffle(&m, g->deck[pile], g->ndisc[pile]);
+    g->ndeck[pile] = g->ndisc[pile];
+    g->ndisc[pile] = 0;
+    return g->ndeck[pile];
 }
 
-int kg_take(KGame *g) {
-    if (!g->ndeck && !kg_shuffle_deck(g)) return -1;
-    return g->deck[--g->ndeck];
+int kg_take(KGame *g, int pile) {
+    if (!g->ndeck[pile] && !kg_shuffle_deck(g, pile)) return -1;
+    return g->deck[pile][--g->ndeck[pile]];
 }
 
-#define take kg_take
+static int pile_has_cards(const KGame *g, int pile) { return g->ndeck[pile] || g->ndisc[pile]; }
 
-static int any_cards(const KGame *g) { return g->ndeck || g->ndisc; }
+int kg_any_cards(const KGame *g, const KTables *t) {
+    for (int q = 0; q < t->npiles; q++)
+        if (pile_has_cards(g, q)) return 1;
+    return 0;
+}
 
-static int take_for_slot(KGame *g) { return any_cards(g) ? take(g) : -1; }
+/* a card for a row slot from the pile, else from the first pile with cards (A2) */
+static int take_for_slot(KGame *g, const KTables *t, int pile) {
+    if (pile_has_cards(g, pile)) return kg_take(g, pile);
+    for (int q = 0; q < t->npiles; q++)
+        if (pile_has_cards(g, q)) return kg_take(g, q);
+    return -1;
+}
+
+/* a card to its pile's discard (decks.py to_discard; no row check) */
+static void to_discard(KGame *g, const KTables *t, int c) {
+    int q = t->card_pile[c];
+    g->disc[q][g->ndisc[q]++] = c;
+}
+
+/* row.py _deal_new_row: each pile deals its share of the row */
+static void deal_new_row(KGame *g, const KTables *t) {
+    for (int q = 0, i = 0; q < t->npiles; q++)
+        for (int j = 0; j < t->row_split[q]; j++) g->row[i++] = take_for_slot(g, t, q);
+}
 
 static int wilds_in_row(const KGame *g, const KTables *t) {
     int k = 0;
@@ -50,24 +72,35 @@ static int row_has_empty(const KGame *g, const KTables *t) {
     return 0;
 }
 
-/* row.py reset_futile, one pile: would every new row show three wilds again? */
+/* row.py reset_futile: would every new row show three wilds again?  Each pile deals its share
+ * (an empty pile passes the slot to the first pile with cards), from its deck and discard and
+ * the row's cards going back to it; the fewest wilds such a deal could hold */
 static int reset_futile(const KGame *g, const KTables *t) {
-    int n = g->ndeck + g->ndisc, nw = 0, wilds = 0;
-    for (int i = 0; i < g->ndeck; i++) nw += g->deck[i] != t->wild;
-    for (int i = 0; i < g->ndisc; i++) nw += g->disc[i] != t->wild;
+    int n[KT_MAX_PILES], nw[KT_MAX_PILES], wilds = 0;
+    for (int q = 0; q < t->npiles; q++) {
+        n[q] = g->ndeck[q] + g->ndisc[q];
+        nw[q] = 0;
+        for (int i = 0; i < g->ndeck[q]; i++) nw[q] += g->deck[q][i] != t->wild;
+        for (int i = 0; i < g->ndisc[q]; i++) nw[q] += g->disc[q][i] != t->wild;
+    }
     for (int i = 0; i < t->row_size; i++)
         if (g->row[i] >= 0) {
-            n++;
-            nw += g->row[i] != t->wild;
+            int q = t->card_pile[g->row[i]];
+            n[q]++;
+            nw[q] += g->row[i] != t->wild;
         }
-    for (int i = 0; i < t->row_size; i++) {
-        if (!n) return wilds >= 3;
-        n--;
-        if (nw)
-            nw--;
-        else
-            wilds++;
-    }
+    for (int pile = 0; pile < t->npiles; pile++)
+        for (int j = 0; j < t->row_split[pile]; j++) {
+            int q = pile;
+            if (!n[q])
+                for (q = 0; q < t->npiles && !n[q]; q++) continue;
+            if (q >= t->npiles) return wilds >= 3;
+            n[q]--;
+            if (nw[q])
+                nw[q]--;
+            else
+                wilds++;
+        }
     return wilds >= 3;
 }
 
@@ -75,21 +108,21 @@ static void check_reset(KGame *g, const KTables *t) {
     if (wilds_in_row(g, t) < 3) return;
     int done = 0;
     while (wilds_in_row(g, t) >= 3) {
-        if (!any_cards(g)) return;
+        if (!kg_any_cards(g, t)) return;
         if (t->max_resets >= 0 && done >= t->max_resets) return;
         if (reset_futile(g, t)) return;
         for (int i = 0; i < t->row_size; i++)
-            if (g->row[i] >= 0) g->disc[g->ndisc++] = g->row[i];
-        for (int i = 0; i < t->row_size; i++) g->row[i] = take_for_slot(g);
+            if (g->row[i] >= 0) to_discard(g, t, g->row[i]);
+        deal_new_row(g, t);
         done++;
         g->resets++;
     }
 }
 
 static void fill_empty_slots(KGame *g, const KTables *t) {
-    if (!row_has_empty(g, t) || !any_cards(g)) return;
+    if (!row_has_empty(g, t) || !kg_any_cards(g, t)) return;
     for (int i = 0; i < t->row_size; i++)
-        if (g->row[i] < 0) g->row[i] = take_for_slot(g);
+        if (g->row[i] < 0) g->row[i] = take_for_slot(g, t, t->slot_pile[i]);
     check_reset(g, t);
 }
 
@@ -102,7 +135,7 @@ static void after_discard(KGame *g, const KTables *t) {
 
 void kg_discard(KGame *g, const KTables *t, const int *cards, int n) {
     if (!n) return;
-    for (int i = 0; i < n; i++) g->disc[g->ndisc++] = cards[i];
+    for (int i = 0; i < n; i++) to_discard(g, t, cards[i]);
     after_discard(g, t);
 }
 
@@ -113,10 +146,10 @@ void kg_pay(KGame *g, const KTables *t, int color, int k, int w) {
     for (int pass = 0; pass < 2; pass++) {
         if ((pass == 0) == wild_first) {
             g->hands[p][t->wild] -= w;
-            for (int j = 0; j < w; j++) g->disc[g->ndisc++] = t->wild;
+            for (int j = 0; j < w; j++) to_discard(g, t, t->wild);
         } else if (color >= 0) {
             g->hands[p][color] -= k;
-            for (int j = 0; j < k; j++) g->disc[g->ndisc++] = color;
+            for (int j = 0; j < k; j++) to_discard(g, t, color);
         }
     }
     if (k + w) after_discard(g, t);
@@ -151,7 +184,7 @@ static void end_turn(KGame *g, const KTables *t) {
 static int has_second_pick(const KGame *g, const KTables *t) {
     for (int i = 0; i < t->row_size; i++)
         if (g->row[i] >= 0 && g->row[i] != t->wild) return 1;
-    return any_cards(g);
+    return kg_any_cards(g, t);
 }
 
 void kg_action_done(KGame *g, const KTables *t) {
@@ -211,7 +244,7 @@ static void apply_keep(KGame *g, const KTables *t, int mask) {
             g->has_setup = 0;
             memset(g->nsetup, 0, sizeof g->nsetup);
             if (t->deal_row_late) {
-                for (int i = 0; i < t->row_size; i++) g->row[i] = take_for_slot(g);
+                deal_new_row(g, t);
                 check_reset(g, t);
             }
             g->phase = PH_TURN;
@@ -234,7 +267,7 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
         case MV_FACEUP: {
             int i = m->a - 1, card = g->row[i];
             if (card >= 0) g->hands[p][card]++;
-            g->row[i] = take_for_slot(g);
+            g->row[i] = take_for_slot(g, t, t->slot_pile[i]);
             check_reset(g, t);
             g->passes = 0;
             if (g->phase == PH_TURN)
@@ -244,7 +277,7 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
             break;
         }
         case MV_BLIND: {
-            int card = take(g);
+            int card = kg_take(g, 0); /* one pile so far: the blind draw names none */
             if (card >= 0) g->hands[p][card]++;
             g->passes = 0;
             if (g->phase == PH_TURN)

@@ -20,7 +20,7 @@
 
 #define KT_MAGIC_TABLES 0x54545231 /* "TTR1" */
 #define KT_MAGIC_STATE 0x54545253  /* "TTRS" */
-#define KT_VERSION 2
+#define KT_VERSION 3
 
 /* rules families */
 #define KF_USA 1
@@ -35,6 +35,7 @@
 #define KT_MAX_TICKET_ID 100000
 #define KT_MAX_CARDS 512
 #define KT_MAX_ROW 8
+#define KT_MAX_PILES 2 /* card piles: Rails & Sails has a train pile and a ship pile */
 #define KT_MAX_PENDING 8
 #define KT_MAX_LENGTH 9 /* Rails & Sails has routes of 9 */
 #define KT_MAX_PIECES 200
@@ -92,6 +93,9 @@ typedef struct {
     int max_points;
     int composition[KT_MAX_CARD_TYPES];
     int name_rank[KT_MAX_CARD_TYPES]; /* alphabetical rank of the card names (payment order) */
+    int npiles, row_split[KT_MAX_PILES]; /* card piles; each pile's share of the row, in pile order */
+    int card_pile[KT_MAX_CARD_TYPES];    /* the pile a card is discarded to */
+    int slot_pile[KT_MAX_ROW];           /* a row slot's home pile (refilled from it) */
     int total_cards;
     /* routes, by index (ids increasing) */
     int rid[KT_MAX_ROUTES], ra[KT_MAX_ROUTES], rb[KT_MAX_ROUTES], rlen[KT_MAX_ROUTES];
@@ -125,8 +129,8 @@ typedef struct {
     int hands[KT_MAX_PLAYERS][KT_MAX_CARD_TYPES];
     int owners[KT_MAX_ROUTES];
     int pieces[KT_MAX_PLAYERS], scores[KT_MAX_PLAYERS];
-    int deck[KT_MAX_CARDS], ndeck; /* bottom to top */
-    int disc[KT_MAX_CARDS], ndisc;
+    int deck[KT_MAX_PILES][KT_MAX_CARDS], ndeck[KT_MAX_PILES]; /* per pile, bottom to top */
+    int disc[KT_MAX_PILES][KT_MAX_CARDS], ndisc[KT_MAX_PILES];
     int tickets[KT_MAX_PLAYERS][KT_MAX_TICKETS], ntickets[KT_MAX_PLAYERS]; /* ticket indices */
     int pending[KT_MAX_PENDING], npending;
     int setup[KT_MAX_PLAYERS][KT_MAX_PENDING], nsetup[KT_MAX_PLAYERS], has_setup;
@@ -169,8 +173,9 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
 int kt_path(const KTables *t, const int *cost, int a, int b, int *out, int *nout);
 
 /* ------------------------------------------------------------------ the rules (_engine.c) */
-int kg_shuffle_deck(KGame *g); /* the discard becomes the deck (A2); returns the new deck size */
-int kg_take(KGame *g);         /* the top card of the deck (reshuffling), -1 if none */
+int kg_shuffle_deck(KGame *g, int pile); /* the pile's discard becomes its deck (A2); returns the new deck size */
+int kg_take(KGame *g, int pile);         /* the top card of the pile's deck (reshuffling), -1 if none */
+int kg_any_cards(const KGame *g, const KTables *t); /* a card to draw in some pile */
 void kg_discard(KGame *g, const KTables *t, const int *cards, int n); /* to the discard, then the row check */
 void kg_pay(KGame *g, const KTables *t, int color, int k, int w);     /* in the move's order (card names) */
 void kg_complete_claim(KGame *g, const KTables *t, int ri);

@@ -9,7 +9,6 @@
 
 #include "_kernel.h"
 
-static int any_cards(const KGame *g) { return g->ndeck || g->ndisc; }
 
 /* ------------------------------------------------------------------ routes and payments */
 int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p) {
@@ -156,7 +155,7 @@ int kg_draws_list(const KGame *g, const KTables *t, KMove *list) {
         int c = g->row[i];
         if (c >= 0 && !(second && c == t->wild)) list[n++] = (KMove){MV_FACEUP, i + 1, 0, 0};
     }
-    if (any_cards(g)) list[n++] = (KMove){MV_BLIND, 0, 0, 0};
+    if (kg_any_cards(g, t)) list[n++] = (KMove){MV_BLIND, 0, 0, 0};
     if (second && t->single_draw && n) list[n++] = (KMove){MV_STOP, 0, 0, 0};
     return n;
 }

@@ -263,9 +263,10 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
 
 /* the position after the playout, in the layout it was read in (for the referee tests) */
 static PyObject *final_position(const KGame *g, const KTables *t) {
-    int n = g->n, size = 11 + t->row_size + n * t->ncards + t->nroutes + 2 * n + 2 + g->ndeck + g->ndisc + n +
+    int n = g->n, size = 11 + t->row_size + n * t->ncards + t->nroutes + 2 * n + n +
                          1 + g->npending + 1 + 1 + g->ntdeck;
     for (int p = 0; p < n; p++) size += g->ntickets[p] + (g->has_setup ? 1 + g->nsetup[p] : 0);
+    for (int q = 0; q < t->npiles; q++) size += 2 + g->ndeck[q] + g->ndisc[q];
     size += 1 + g->nbox + 1 + (g->has_tunnel ? 5 + g->tn_nrev + 2 : 0);
     for (int p = 0; p < n; p++) size += 1 + g->nstations[p];
     PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size * 4);
@@ -281,10 +282,14 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
     for (int i = 0; i < t->nroutes; i++) o[k++] = g->owners[i];
     for (int p = 0; p < n; p++) o[k++] = g->pieces[p];
     for (int p = 0; p < n; p++) o[k++] = g->scores[p];
-    o[k++] = g->ndeck;
-    for (int i = 0; i < g->ndeck; i++) o[k++] = g->deck[i];
-    o[k++] = g->ndisc;
-    for (int i = 0; i < g->ndisc; i++) o[k++] = g->disc[i];
+    for (int q = 0; q < t->npiles; q++) {
+        o[k++] = g->ndeck[q];
+        for (int i = 0; i < g->ndeck[q]; i++) o[k++] = g->deck[q][i];
+    }
+    for (int q = 0; q < t->npiles; q++) {
+        o[k++] = g->ndisc[q];
+        for (int i = 0; i < g->ndisc[q]; i++) o[k++] = g->disc[q][i];
+    }
     for (int p = 0; p < n; p++) {
         o[k++] = g->ntickets[p];
         for (int i = 0; i < g->ntickets[p]; i++) o[k++] = t->tid[g->tickets[p][i]];

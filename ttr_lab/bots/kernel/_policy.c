@@ -185,7 +185,7 @@ static int draw(KBot *b, const KGame *g, const KTables *t, const int *have, int 
         *out = (KMove){MV_FACEUP, wild_slot, 0, 0};
         return 0;
     }
-    if (g->ndeck || g->ndisc) {
+    if (kg_any_cards(g, t)) {
         *out = (KMove){MV_BLIND, 0, 0, 0};
         return 0;
     }

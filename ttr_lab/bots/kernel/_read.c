@@ -86,6 +86,13 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
         READ(t->name_rank[c], 0, t->ncards - 1, "tables: card name rank");
         if (seen[t->name_rank[c]]++) FAIL("tables: card name rank %d given twice", t->name_rank[c]);
     }
+    READ(t->npiles, 1, KT_MAX_PILES, "tables: card piles");
+    for (int q = 0, slots = 0; q < t->npiles; q++) {
+        READ(t->row_split[q], 0, t->row_size - slots, "tables: a pile's share of the row");
+        for (int j = 0; j < t->row_split[q]; j++) t->slot_pile[slots++] = q;
+        if (q == t->npiles - 1 && slots != t->row_size) FAIL("tables: the piles' shares are not the row's %d", t->row_size);
+    }
+    for (int c = 0; c < t->ncards; c++) READ(t->card_pile[c], 0, t->npiles - 1, "tables: a card's pile");
     for (int i = 0; i < t->nroutes; i++) {
         READ(t->rid[i], 0, 1000000, "tables: route id");
         if (i && t->rid[i] <= t->rid[i - 1]) FAIL("tables: route ids must increase (route %d)", t->rid[i]);
@@ -244,15 +251,15 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
     for (int i = 0; i < t->nroutes; i++) READ(g->owners[i], -1, np - 1, "position: route owner");
     for (int p = 0; p < np; p++) READ(g->pieces[p], 0, t->pieces, "position: pieces");
     for (int p = 0; p < np; p++) READ(g->scores[p], -KT_MAX_SCORE, KT_MAX_SCORE, "position: score");
-    READ(g->ndeck, 0, t->total_cards, "position: deck size");
-    for (int i = 0; i < g->ndeck; i++) {
-        READ(g->deck[i], 0, t->ncards - 1, "position: deck card");
-        count[g->deck[i]]++;
-    }
-    READ(g->ndisc, 0, t->total_cards, "position: discard size");
-    for (int i = 0; i < g->ndisc; i++) {
-        READ(g->disc[i], 0, t->ncards - 1, "position: discard card");
-        count[g->disc[i]]++;
+    for (int q = 0; q < 2 * t->npiles; q++) { /* each pile's deck, then each pile's discard */
+        int disc = q >= t->npiles, pile = q % t->npiles, *cards = disc ? g->disc[pile] : g->deck[pile];
+        int *size = disc ? &g->ndisc[pile] : &g->ndeck[pile];
+        READ(*size, 0, t->total_cards, disc ? "position: discard size" : "position: deck size");
+        for (int i = 0; i < *size; i++) {
+            READ(cards[i], 0, t->ncards - 1, disc ? "position: discard card" : "position: deck card");
+            if (t->card_pile[cards[i]] != pile) FAIL("position: a card of pile %d in pile %d", t->card_pile[cards[i]], pile);
+            count[cards[i]]++;
+        }
     }
     /* tickets: none in two places */
     unsigned char where[KT_MAX_TICKETS] = {0};

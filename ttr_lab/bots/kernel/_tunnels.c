@@ -17,7 +17,7 @@ void ke_claim_tunnel(KGame *g, const KTables *t, const KMove *m) {
     int ri = m->a, color = m->b, k = m->c, w = t->rlen[ri] - k;
     int x = color >= 0 ? color : t->wild, rev[3], nrev = 0, extra = 0;
     for (int i = 0; i < 3; i++) {
-        int c = kg_take(g);
+        int c = kg_take(g, 0); /* Europe: one pile */
         if (c < 0) break;
         rev[nrev++] = c;
         extra += c == t->wild || c == x;

@@ -13,10 +13,10 @@ also on a custom map of plain train routes and two-city tickets) and Europe
 two-city tickets) pass the referee checks; any other edition, a subclass, a
 plug-in's rules or a change to the position fields plays in Python.
 
-Edition layout (version 2)
+Edition layout (version 3)
 --------------------------
 ====  =========================================================================
-0     magic ``0x54545231``; 1: version 2; 2: rules family (1: USA, 2: Europe)
+0     magic ``0x54545231``; 1: version 3; 2: rules family (1: USA, 2: Europe)
 3-7   cities, routes, card types, the wild card's index (the last), tickets
 8-12  row size, pieces, end threshold, final turns, players for double routes
 13-16 setup deal and keep, ticket draw and keep
@@ -27,21 +27,24 @@ Edition layout (version 2)
       unkept initial tickets go to the box (0/1); all 0 in the USA family
 then  route points per length 1..longest; the deck's count per card type; the
       alphabetical rank of each card's name (a claim's cards are in name order);
+      the card piles (1 or 2), each pile's share of the row (in pile order, the
+      row's slots in that order), each card type's pile (its discard's);
       per route (by index): id, city a, city b, length, colour card (-1 gray),
       index of its double (-1), locomotive spaces (a ferry's; 0), tunnel (0/1);
       per ticket: id, city a, city b, points, penalty; per city (by index):
       its rank by name among the cities a station may be built in (-1: none)
 ====  =========================================================================
 
-Position layout (version 2)
+Position layout (version 3)
 ---------------------------
 ====  =========================================================================
-0-10  magic ``0x54545253``, version 2, players, phase, current seat, first
+0-10  magic ``0x54545253``, version 3, players, phase, current seat, first
       seat, turn, final turns left (-1 before the last round), passes,
       resets, shuffles
 then  the row (a card per slot, -1 empty); each hand (a count per card
-      type); each route's owner (-1 none); pieces; scores; the deck (size,
-      then cards bottom to top); the discard (the same); each seat's tickets
+      type); each route's owner (-1 none); pieces; scores; each pile's deck
+      (size, then cards bottom to top); each pile's discard (the same; a
+      card only in its own pile's); each seat's tickets
       (count, then ids in order); the pending tickets (the same); whether
       the setup deal is present (0/1) and then each seat's deal (count, ids);
       the ticket deck (count, then ids bottom to top); the box (count, ids);
@@ -63,7 +66,7 @@ ever gets determinized states, see :mod:`ttr_lab.analysis.advisor`).
 >>> g = ttr_lab.new_game("usa", players=3, seed=5)
 >>> a = position_array(g)
 >>> a[:3].tolist(), len(a) > 100, unsupported(g.edition) is None
-([1414812243, 2, 3], True, True)
+([1414812243, 3, 3], True, True)
 >>> unsupported(ttr_lab.find_edition("europe")) is None
 True
 >>> unsupported(ttr_lab.find_edition("rails_and_sails"))
@@ -85,7 +88,7 @@ __all__ = ["edition_spec", "position_array", "seed_text", "unsupported", "FIELDS
 
 MAGIC_TABLES = 0x54545231
 MAGIC_STATE = 0x54545253
-VERSION = 2
+VERSION = 3
 
 #: the position fields of the USA family, in the engine's order: any change plays in Python
 FIELDS = (
@@ -193,6 +196,7 @@ def edition_spec(ed: Edition) -> array[int]:
     count = dict(ed.deck_composition[0])
     spec += [count.get(c, 0) for c in range(len(names))]
     spec += [rank[name] for name in names]
+    spec += [len(ed.pile_names), *ed.row_split, *(ct.pile for ct in ed.card_types)]
     colour = {ct.color: i for i, ct in enumerate(ed.card_types) if ct.color}
     for i, r in enumerate(m.routes):
         spec += [r.id, index[r.a], index[r.b], r.length, -1 if r.color == "gray" else colour[r.color]]
@@ -228,8 +232,6 @@ def position_array(state: GameState) -> array[int]:
     field cannot be written (a value too large for 32 bits, a missing field)."""
     d: dict[str, Any] = state.__dict__
     try:  # one list, converted once (about twice as fast as extending the array field by field)
-        (deck,) = d["_decks"]
-        (disc,) = d["_discards"]
         vals = [MAGIC_STATE, VERSION, state.n, d["_phase"], d["_cur"], d["_first"], d["_turn"], d["_final"]]
         vals += (d["_passes"], d["_resets"], d["_shuffles"])
         vals += d["_row"]
@@ -238,10 +240,9 @@ def position_array(state: GameState) -> array[int]:
         vals += d["_owners"]
         vals += d["_pieces"]
         vals += d["_scores"]
-        vals.append(len(deck))
-        vals += deck
-        vals.append(len(disc))
-        vals += disc
+        for cards in (*d["_decks"], *d["_discards"]):
+            vals.append(len(cards))
+            vals += cards
         for ts in d["_tickets"]:
             vals.append(len(ts))
             vals += ts
