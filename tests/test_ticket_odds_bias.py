@@ -14,7 +14,8 @@ The mean error (stated minus reference) must be within 6 points.  On this
 sample (101 tickets of 88 positions): the code before the fix (uniform
 guesses of the other seats' tickets) +8.5 points (95% bootstrap interval,
 positions resampled, +4.2 to +13.0): fails; with the fix (guesses from the
-claims' posterior) +3.8 (+0.5 to +7.2): passes.  The fix halves the bias;
+claims' posterior) +3.8 (+0.5 to +7.2): passes; with the thinned chain's
+guessed states (issue 23 part 4) +4.0 (+0.5 to +7.7).  The fix halves the bias;
 what is left comes from the other seats' tickets too (with their true
 tickets the error is about 0), evidence the claims' likelihood does not
 use.  ``benchmarks/bench_ticket_odds_error.py`` has the figures per
