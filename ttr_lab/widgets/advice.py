@@ -79,11 +79,12 @@ SURE_WIDTH = 0.20
 #: search, about 200-400 playouts here, and the Hint says how many it played)
 HINT_SECONDS = 2.0
 #: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving.
-#: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game USA
+#: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game
 #: positions (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
-#: budgets with the kernel", with the other editions): 75.0% [59.8, 85.8] with the caution
-#: rule of issue 23's start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 90.0% [76.9, 96.0] with the
-#: rule proposed with this budget (3 and 0.05); 40 positions cannot show a lower bound of 80%
+#: budgets with the kernel"): USA 77.5% [62.5, 87.7] with the caution rule of issue 23's
+#: start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9] with the rule proposed
+#: with this budget (3 and 0.05); Europe 82.5% and 85.0%.  40 positions cannot show a
+#: lower bound of 80%.  Rails & Sails (Python) gets what its 2 s buy, and agrees less
 HINT_PLAYOUTS = 2000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)
