@@ -130,10 +130,12 @@ def test_caution_keeps_the_policy_move_unless_another_is_clearly_better():
     assert kept >= 1
     a, b = _Node(2), _Node(2)
     a.visits = b.visits = 100
-    a.values, a.squares = [60.0, 40.0], [60.0, 40.0]  # 0/1 values: 60% against 40%
-    b.values, b.squares = [40.0, 60.0], [40.0, 60.0]
+    a.values, a.squares = [65.0, 35.0], [65.0, 35.0]  # 0/1 values: 65% against 35% (4.4 SEs)
+    b.values, b.squares = [35.0, 65.0], [35.0, 65.0]
     assert _clearly_better(a, b, 0) and not _clearly_better(b, a, 0) and not _clearly_better(a, b, 1)
-    b.values, b.squares = [55.0, 45.0], [55.0, 45.0]  # 5 points at n=100: not clearly better
+    b.values, b.squares = [55.0, 45.0], [55.0, 45.0]  # 10 points at n=100 (1.5 SEs): not clearly better
+    assert not _clearly_better(a, b, 0)
+    b.values, b.squares = [45.0, 55.0], [45.0, 55.0]  # 20 points (2.9 SEs): not by Z_DEVIATE's 3
     assert not _clearly_better(a, b, 0)
 
 

@@ -82,7 +82,7 @@ HINT_SECONDS = 2.0
 #: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game
 #: positions (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
 #: budgets with the kernel"): USA 77.5% [62.5, 87.7] with the caution rule of issue 23's
-#: start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9] with the rule proposed
+#: start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9] with the rule adopted
 #: with this budget (3 and 0.05); Europe 82.5% and 85.0%.  40 positions cannot show a
 #: lower bound of 80%.  Rails & Sails (Python) gets what its 2 s buy, and agrees less
 HINT_PLAYOUTS = 2000

@@ -41,7 +41,7 @@ from ..records.chance import split_outcome
 from ..records.saved import MAX_ENTRY_TEXT, Record
 from ..tabletop.editor import _one_seat
 from ..tabletop.score_sheet import _edition
-from .advice import HINT_PLAYOUTS, hint_html
+from .advice import HINT_PLAYOUTS, HINT_SECONDS, hint_html
 from .figure import FigureWidget
 from .scorer import ScorerWidget
 from .static import game_text, widget_bundle
@@ -206,8 +206,9 @@ class RecorderWidget(W.VBox):
         None; on this seat's turn the box says "thinking" (and for how long)
         before the advisor starts, then shows its answer as the play widget's
         Hint does (:func:`~ttr_lab.widgets.advice.hint_html`).  The budget is
-        the Hint's (:data:`~ttr_lab.widgets.advice.HINT_PLAYOUTS` playouts)
-        unless ``seconds`` or ``playouts`` is given."""
+        the Hint's (:data:`~ttr_lab.widgets.advice.HINT_SECONDS`, at most
+        :data:`~ttr_lab.widgets.advice.HINT_PLAYOUTS` playouts) unless
+        ``seconds`` or ``playouts`` is given."""
         v, me = self.view, self.names[self.seat]
         if v.is_over:
             return self._no_advice("the game is over: nothing to advise (score_table() scores it)")
@@ -219,10 +220,13 @@ class RecorderWidget(W.VBox):
             )
         if seconds is not None:
             kwargs["seconds"] = seconds
-        elif kwargs.get("playouts") is None:
-            kwargs["playouts"] = HINT_PLAYOUTS
+        elif kwargs.get("playouts") is None:  # the Hint's budget: its seconds, at most its playouts
+            kwargs["seconds"] = HINT_SECONDS
+            kwargs.setdefault("max_playouts", HINT_PLAYOUTS)
         budget = (
-            f"{kwargs['playouts']} games played out" if kwargs.get("playouts") is not None else f"about {seconds} s"
+            f"{kwargs['playouts']} games played out"
+            if kwargs.get("playouts") is not None
+            else f"about {kwargs['seconds']} s"
         )
         self.advice.value = f"<i>thinking about {html.escape(me)}'s moves ({html.escape(budget)})...</i>"
         self._say("")

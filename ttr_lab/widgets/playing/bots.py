@@ -62,9 +62,9 @@ LEVELS: dict[str, tuple[str, ...]] = {
 #: (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's budgets with
 #: the kernel", with n, intervals and the runs' commits): USA 77.5% [62.5, 87.7] with the
 #: caution rule of issue 23's start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9]
-#: with the rule proposed with these budgets (3 and 0.05: the flips were at the rule's
+#: with the rule adopted with these budgets (3 and 0.05: the flips were at the rule's
 #: margin); Europe 82.5% and 85.0%.  400 playouts over 8: USA 67.5% and 82.5%.  Against
-#: the playout bot, seat-swapped 2-player USA, with the proposed rule: 84.4% [75.8, 90.3]
+#: the playout bot, seat-swapped 2-player USA, with that rule: 84.4% [75.8, 90.3]
 #: (n=96; 62.5% [47.0, 75.8] at 24 playouts before the kernel)
 HARD_BUDGET = 2000
 #: ... the candidate moves it plays out (the Hint's 10, the budget measured)
