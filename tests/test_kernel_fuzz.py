@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -35,20 +36,18 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 KERNEL_DIR = ROOT / "ttr_lab" / "bots" / "kernel"
-SOURCES = (
-    "_module.c",
-    "_read.c",
-    "_path.c",
-    "_engine.c",
-    "_legal.c",
-    "_tunnels.c",
-    "_stations.c",
-    "_random.c",
-    "_policy.c",
-    "_plan.c",
-    "_score.c",
-    "_rng.c",
-)
+
+
+def _kernel_sources() -> tuple[str, ...]:
+    """setup.py's KERNEL_SOURCES, read without running setup.py (one list of the kernel's files)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "KERNEL_SOURCES" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    raise AssertionError("setup.py has no KERNEL_SOURCES")
+
+
+SOURCES = _kernel_sources()
 NAME = "ttr_lab.bots.kernel._playout"
 
 

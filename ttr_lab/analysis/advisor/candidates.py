@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from ...bots.playout import PlayoutBot
@@ -105,7 +106,7 @@ def candidate_moves(view: PlayerView, *, limit: int = 10) -> list[Move]:
     return out
 
 
-class SearchBot:
+class SearchBot(ABC):
     """What the advisor's and ISMCTS's bots share: a forced move (one
     candidate) is played without a search, else :meth:`search`'s top move,
     with a seed per ply (``(seed * 7919 + ply) % (MAX_SEED + 1)``); ``calls``
@@ -118,9 +119,9 @@ class SearchBot:
         self._fallback = PlayoutBot(seed)
         self.calls = 0
 
+    @abstractmethod
     def search(self, view: PlayerView, seed: int) -> Any:  # pragma: no cover - each bot has its own
         """The search's answer (an :class:`~.values.Advice`) for ``view``."""
-        raise NotImplementedError
 
     def choose(self, view: PlayerView) -> Move:
         moves = candidate_moves(view, limit=self.candidates)

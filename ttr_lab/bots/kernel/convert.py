@@ -274,12 +274,14 @@ def position_array(state: GameState) -> array[int]:
             wild = state.edition.wild_cards[0]
             color = [(c, k) for c, k in paid if c != wild]
             if len(color) > 1:
-                raise ValueError("a tunnel paid in two colours")
+                raise TtrError("the position cannot be read for the kernel: a tunnel paid in two colours")
             wilds = sum(k for c, k in paid if c == wild)
             vals += [1, ri, color[0][0] if color else -1, color[0][1] if color else 0, wilds, len(revealed)]
             vals += revealed
             vals += [extra, x]
         out = array("i", vals)
+    except TtrError:
+        raise
     except (KeyError, TypeError, ValueError, OverflowError) as e:
         raise TtrError(f"the position cannot be read for the kernel: {type(e).__name__}: {e}") from None
     return out
