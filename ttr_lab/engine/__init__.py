@@ -6,7 +6,8 @@
 ``cards``          card types and payment arithmetic
 ``phases``         :class:`~ttr_lab.engine.phases.Phase`: what kind of decision is due
 ``state``          :class:`~ttr_lab.engine.state.GameState` and :func:`~ttr_lab.engine.state.new_game`
-                   (``state_queries``: its read-only queries)
+                   (``state_queries``: its read-only queries; ``legality``: why a move is
+                   illegal; ``display``: the board a game or a view shows in Jupyter)
 ``view``           :class:`~ttr_lab.engine.view.PlayerView`: what one seat may know (``view_history``)
 ``legal_moves``    the legal moves as a lazy, sorted, countable view
 ``position``       positions as JSON-ready dicts, and back

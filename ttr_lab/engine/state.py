@@ -40,9 +40,11 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import IllegalMoveError, InvalidMoveError, OutOfRangeError, TtrError, WrongTypeError
+from ..errors import IllegalMoveError, OutOfRangeError, TtrError, WrongTypeError
 from .checks import check_seed
+from .display import mimebundle
 from .legal_moves import LegalMoves
+from .legality import refuse_pushed, why_illegal
 from .moves import Move, parse_move, show_value
 from .phases import Phase
 from .position import fill_position, position_to_dict
@@ -50,7 +52,7 @@ from .rules import Edition, EditionBase, find_edition
 from .rules.accessors import Accessors
 from .rules.setup import seat_names
 from .scoring import outcome as _outcome
-from .state_queries import _OVER, StateQueries
+from .state_queries import StateQueries
 from .view import PlayerView, accessor_class
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -196,23 +198,7 @@ class GameState(StateQueries):
         >>> g.why_illegal("faceup 2.0")
         ('notation', "bad number in 'faceup 2.0': expected a whole number in digits 0-9, not '2.0'")
         """
-        if isinstance(move, str):
-            try:
-                move = parse_move(move)
-            except InvalidMoveError as e:
-                return ("notation", str(e))
-        if not isinstance(move, Move):
-            return ("notation", f"not a move: {show_value(move, 180)}")
-        problem = move.problem()
-        if problem is not None:
-            return ("notation", problem)
-        ed = self.edition
-        if self._phase == _OVER:
-            return Phase.GAME_OVER.rule, Phase.GAME_OVER.busy
-        check = ed._move_checks.get(type(move))
-        if check is None:
-            return ("A1", f"{type(move).__name__} is not an action of {ed.name}")
-        return check(self, move)
+        return why_illegal(self, move)
 
     # ------------------------------------------------------------------ play / push / pop
     def play(self, move: Move | str) -> None:
@@ -271,24 +257,10 @@ class GameState(StateQueries):
         except BaseException as e:
             self._undo_push()
             if isinstance(e, Exception) and not isinstance(e, TtrError):
-                self._refuse_pushed(move, e)
+                refuse_pushed(self, move, e)
             raise
         self._moves.append(move)
         self._legal = None
-
-    def _refuse_pushed(self, move: object, error: Exception) -> None:
-        """After a failed :meth:`push` (position restored): raise the library's
-        error if the rules refuse ``move`` here; return if they allow it."""
-        if not isinstance(move, Move):
-            reason = f"push takes a Move, not {type(move).__name__} (play reads a move's notation)"
-            raise IllegalMoveError(show_value(move), rule="notation", reason=reason) from None
-        try:
-            why = self.why_illegal(move)
-        except Exception:  # a plug-in move whose checks fail as well: report the first error
-            return
-        if why is not None:
-            known = type(move) in self.edition._move_applies
-            raise IllegalMoveError(move, rule=why[0], reason=why[1]) from (error if known else None)
 
     def _undo_push(self) -> None:
         """Put back the position a failed push started from (its snapshot is the last)."""
@@ -376,17 +348,8 @@ class GameState(StateQueries):
         )
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """Show the board in Jupyter, interactive and as a static SVG (plotly is imported only here);
-        without plotly, the standard-library SVG and the text (:func:`ttr_lab.board.mimebundle`)."""
-        try:
-            from ..board.plotly import board_figure  # lazy display hook, as chess.Board._repr_svg_
-        except ImportError:  # no [lab] extra (or a browser kernel without plotly): the SVG still shows the board
-            from ..board.svg import mimebundle
-
-            return mimebundle(self, include, exclude)
-        bundle: dict[str, Any] = board_figure(self)._repr_mimebundle_(include, exclude)
-        bundle["text/plain"] = repr(self)
-        return bundle
+        """Show the board in Jupyter, interactive and as a static SVG (:func:`ttr_lab.engine.display.mimebundle`)."""
+        return mimebundle(self, include, exclude)
 
 
 _GAME_CLASSES: weakref.WeakKeyDictionary[type, type[GameState]] = weakref.WeakKeyDictionary()

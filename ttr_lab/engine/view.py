@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import TtrError
 from ..maps.loading import Map, Ticket
+from .display import mimebundle
 from .moves import DrawBlind, DrawFaceUp, KeepTickets, show_value
 from .phases import Phase
 from .rules.accessors import Accessors
@@ -351,16 +352,8 @@ class PlayerView:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Show the board as this seat knows it in Jupyter: the public board and the seat's own
-        tickets, interactive and as a static SVG (plotly is imported only here)."""
-        try:
-            from ..board.plotly import board_figure  # lazy display hook, as GameState's
-        except ImportError:  # no [lab] extra: the standard-library SVG of the same board, and the text
-            from ..board.svg import mimebundle
-
-            return mimebundle(self, include, exclude, tickets=self.tickets)
-        bundle: dict[str, Any] = board_figure(self, tickets=self.tickets)._repr_mimebundle_(include, exclude)
-        bundle["text/plain"] = repr(self)
-        return bundle
+        tickets, interactive and as a static SVG (:func:`ttr_lab.engine.display.mimebundle`)."""
+        return mimebundle(self, include, exclude, tickets=self.tickets)
 
 
 # ---------------------------------------------------------------- the history as one seat saw it
