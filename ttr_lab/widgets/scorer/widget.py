@@ -1,27 +1,10 @@
-"""The table-game scorer widget: score a finished real game by clicking the board.
+"""The scorer widget, :class:`ScorerWidget` (see :mod:`ttr_lab.widgets.scorer` for what the clicks do).
 
-``ttr_lab.scorer("usa", players=["Ada", "Bob", "Cy"])`` shows the board:
-
-1. pick a player (the buttons above the board);
-2. click their routes on the board (a second click takes a route back; a
-   route someone else owns is refused, naming the owner);
-3. in Europe and Rails & Sails, switch the click to *stations* or *harbors*
-   and click the cities;
-4. type a ticket's number, its cities (either order) or part of them in the
-   search box and press *Add ticket* (or pick the full entry from the list);
-   when several tickets match (``Duluth``), each is offered as a button to
-   pick; *Remove* takes the selected one back;
-5. read the breakdown, updated after every click, with the selected player's
-   completed tickets' paths and longest path drawn on the board;
-6. *Save* / *Load* the sheet as JSON: the *File* box takes a file name, never
-   a path, in the one folder the widget was given (``folder=``; by default
-   ``ttr_lab_files`` under the working directory, see :mod:`ttr_lab.io.files`);
-   an existing file is replaced only by pressing *Save* a second time.
-
-The widget is a thin controller: every check and every point comes from
-:func:`ttr_lab.tabletop.score`.  Methods :meth:`ScorerWidget.click_route`,
-:meth:`~ScorerWidget.click_city`, :meth:`~ScorerWidget.add_ticket` do what
-the clicks do (for notebooks and tests).
+It holds each seat's routes, tickets, buildings and exchanged pieces, asks
+:func:`ttr_lab.tabletop.score` after every change (undoing one it refuses),
+draws them on the board, and saves and loads the sheet in its one folder.
+Methods :meth:`ScorerWidget.click_route`, :meth:`~ScorerWidget.click_city`,
+:meth:`~ScorerWidget.add_ticket` do what the clicks do (for notebooks and tests).
 """
 
 from __future__ import annotations
@@ -33,7 +16,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..board.plotly import (
+from ...board.plotly import (
     STALE_CLICK,
     board_figure,
     city_trace_index,
@@ -42,14 +25,15 @@ from ..board.plotly import (
     route_trace_index,
     update_board,
 )
-from ..engine.rules.setup import seat_names
-from ..engine.scoring import Outcome
-from ..errors import TtrError
-from ..io.files import Folder, NameTakenError, check_name
-from ..io.numerals import is_numeral
-from ..tabletop.score_sheet import _edition, score, sheet_from_dict, sheet_to_dict
-from .figure import FigureWidget
-from .static import widget_bundle
+from ...engine.rules.setup import seat_names
+from ...engine.scoring import Outcome
+from ...errors import TtrError
+from ...io.files import Folder, NameTakenError, check_name
+from ...tabletop.score_sheet import _edition, score, sheet_from_dict, sheet_to_dict
+from ..figure import FigureWidget
+from ..static import widget_bundle
+from .layout import side_panel
+from .tickets import find_tickets, ticket_labels
 
 __all__ = ["ScorerWidget", "scorer"]
 
@@ -91,7 +75,7 @@ class ScorerWidget(W.VBox):
         self.exchanged: list[int] = [0] * n
         self.outcome: Outcome | None = None
         self._kinds = ["routes", *self.built]
-        self._labels = {t: f"{t}: {ed.map.ticket(t).label()} ({ed.map.ticket(t).points})" for t in ed.ticket_universe()}
+        self._labels = ticket_labels(ed)
         self._width = width
 
         self.player = W.ToggleButtons(options=[(name, p) for p, name in enumerate(self.names)], value=0)
@@ -106,48 +90,18 @@ class ScorerWidget(W.VBox):
         self.fig.data[route_trace_index(self.fig)].on_click(self._on_route_click)
         self.fig.data[city_trace_index(self.fig)].on_click(self._on_city_click)
 
-        self.search = W.Combobox(
-            options=list(self._labels.values()), placeholder="ticket number or city", ensure_option=False
-        ).add_class("ttr-scorer-search")
-        self.search.observe(self._on_search, "value")
-        add = W.Button(description="Add ticket").add_class("ttr-scorer-add")
-        add.on_click(lambda _b: self.add_ticket(self.search.value))
-        self.held = W.Select(options=[], rows=5, layout=W.Layout(width="280px")).add_class("ttr-scorer-held")
-        remove = W.Button(description="Remove").add_class("ttr-scorer-remove")
-        remove.on_click(lambda _b: self._remove_selected())
-        self.exchange = W.BoundedIntText(min=0, max=1000, description="Exchanged")
-        self.exchange.add_class("ttr-scorer-exchanged")
-        self.exchange.observe(self._on_exchange, "value")
-        if "exchanged" not in ed.scorer_facts:
-            self.exchange.layout.display = "none"
-        self.message = W.HTML().add_class("ttr-scorer-message")
-        self.breakdown = W.HTML().add_class("ttr-scorer-breakdown")
-        self.path = W.Text(value="table-game.json", description="File").add_class("ttr-scorer-path")
-        save, load = W.Button(description="Save"), W.Button(description="Load")
-        save.add_class("ttr-scorer-save").on_click(lambda _b: self.save(self.path.value))
-        load.add_class("ttr-scorer-load").on_click(lambda _b: self.load(self.path.value))
-
+        ui = side_panel(list(self._labels.values()), "exchanged" in ed.scorer_facts)
+        self.search, self.held, self.exchange, self.path = ui.search, ui.held, ui.exchange, ui.path
         #: several tickets match what was typed: one button each, to pick the one meant
-        self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap")).add_class("ttr-scorer-choices")
-        # the file row fits the 420 px panel (at 1366x768 Save was clipped to "Sa" and Load hidden)
-        self.path.layout = W.Layout(width="auto", flex="1 1 auto", min_width="120px")
-        self.path.style.description_width = "initial"
-        for button in (save, load):
-            button.layout = W.Layout(width="auto", min_width="64px", flex="0 0 auto")
-        side = W.VBox(
-            [
-                W.HTML("<b>Tickets of the selected player</b>"),
-                W.HBox([self.search, add]),
-                self.choices,
-                W.HBox([self.held, remove]),
-                self.exchange,
-                W.HBox([self.path, save, load], layout=W.Layout(width="100%")),
-                self.message,
-                self.breakdown,
-            ],
-            layout=W.Layout(width="420px"),
-        )
-        self.children = [self.player, self.click_kind, W.HBox([self.fig, side])]
+        self.choices = ui.choices
+        self.message, self.breakdown = ui.message, ui.breakdown
+        self.search.observe(self._on_search, "value")
+        ui.add.on_click(lambda _b: self.add_ticket(self.search.value))
+        ui.remove.on_click(lambda _b: self._remove_selected())
+        self.exchange.observe(self._on_exchange, "value")
+        ui.save.on_click(lambda _b: self.save(self.path.value))
+        ui.load.on_click(lambda _b: self.load(self.path.value))
+        self.children = [self.player, self.click_kind, W.HBox([self.fig, ui.box])]
         self.add_class("ttr-scorer")
         self.refresh()
 
@@ -266,31 +220,17 @@ class ScorerWidget(W.VBox):
         return self._rescore(lambda: mine.append(ticket))
 
     def _find_ticket(self, text: str) -> int | None:
-        text = text.strip()
-        if not text:
-            self._say("type a ticket's number or part of its cities", True)
+        """The ticket ``text`` names (:func:`~ttr_lab.widgets.scorer.tickets.find_tickets`), or None:
+        why on screen, and the tickets it matches offered as buttons."""
+        try:
+            found = find_tickets(self.edition, self._labels, text)
+        except TtrError as e:
+            self._say(str(e), True)
             return None
-        head = text.split(":")[0].strip()
-        if is_numeral(head) and int(head) in self._labels:
-            return int(head)
-        if is_numeral(head):
-            self._say(f"there is no ticket {head} in {self.edition.name}", True)
-            return None
-        exact = [t for t in self._labels if self._names_ticket(text, t)]
-        found = [t for t, label in self._labels.items() if text.casefold() in label.casefold()]
-        if len(exact) == 1:
-            return exact[0]
-        if len(found) != 1:
-            self._offer(text, found)
-            return None
-        return found[0]
-
-    def _names_ticket(self, text: str, t: int) -> bool:
-        """Whether ``text`` is ticket ``t``'s cities (either order, any case) or its whole list entry."""
-        ticket = self.edition.map.ticket(t)
-        said = text.casefold().replace("–", "-")
-        cities = [c.casefold() for c in ticket.cities]
-        return said == self._labels[t].casefold() or said in ("-".join(cities), "-".join(reversed(cities)))
+        if len(found) == 1:
+            return found[0]
+        self._offer(text.strip(), found)
+        return None
 
     #: at most so many matching tickets are offered as buttons
     MAX_CHOICES = 8
