@@ -168,3 +168,35 @@ def test_without_the_extension_the_same_analysis_runs_in_python(tmp_path):
     available, reason, compiled, scores = json.loads(proc.stdout)
     assert not available and not compiled and "not built" in reason
     assert tuple(scores) == play_out(ttr_lab.new_game("usa", players=3, seed=11), seed=5).scores
+
+
+@needs_kernel
+@pytest.mark.parametrize("edition", ["rails_and_sails", "great_lakes"])
+def test_rails_and_sails_positions_read_and_written_back_unchanged(edition):
+    """Layout version 4 (issue 23, Rails & Sails): positions from whole games (every phase,
+    2-5 players, the options, harbors built, pieces exchanged) read by the kernel (kg_read's
+    checks) and written back (a playout of 0 plies) field for field; the tables read too."""
+    from ttr_lab.bots import make_bot
+    from ttr_lab.bots.kernel.convert import position_array, seed_text, unsupported
+    from ttr_lab.bots.kernel.run import play_arrays, tables
+
+    seen: set[str] = set()
+    options = ({}, {"harbor_wilds": False, "tour_order": "walk"}, {"tour_order": "simple_path", "first_player": 1})
+    for i in range(40):
+        rng = random.Random(f"rs-layout:{edition}:{i}")
+        n = 2 + i % 4
+        g = ttr_lab.new_game(edition, players=n, seed=i, **options[i % 3])
+        assert unsupported(g.edition) is None
+        bots = [make_bot(rng.choice(["greedy", "random", "playout"]), rng.randrange(1000)) for _ in range(n)]
+        for _ in range(rng.choice([0, 3, 7, rng.randrange(400)])):
+            if g.is_over:
+                break
+            g.push(bots[g.current_player].choose(g.view(g.current_player)))
+        t = tables(g.edition, preview=True)
+        assert t is not None and tables(g.edition) is None  # read, but not played until refereed
+        pos = position_array(g)
+        seeds = tuple(bytes([p]) for p in range(n))
+        assert play_arrays(t, pos, seed_text(g), seeds, 1, 0, True)[8] == pos.tobytes(), i
+        seen.add(g.phase.name)
+        seen.update(k for k in ("_harbors", "_exchanged") if any(g.__dict__[k][p] for p in range(n)))
+    assert {"SETUP_TICKETS", "SETUP_PIECES", "TURN", "_harbors", "_exchanged"} <= seen, seen

@@ -2,7 +2,9 @@
  *
  * The kernel is a second implementation of the rules of two families of
  * editions (the USA family: USA, 1910, Mega Game, Big Cities; Europe: its
- * tunnels, ferries, stations and long tickets) and of two
+ * tunnels, ferries, stations and long tickets; Rails & Sails, World and Great
+ * Lakes: train and ship piles, harbors, tours, the piece split and exchanges,
+ * being ported: run.EDITIONS names the refereed ones) and of two
  * policies (the playout policy, ttr_lab/bots/playout*.py, and the random bot),
  * checked move for move against the Python engine (tests/test_kernel*.py).
  * It reads an edition and a position only as flat int32 arrays built in
@@ -20,11 +22,12 @@
 
 #define KT_MAGIC_TABLES 0x54545231 /* "TTR1" */
 #define KT_MAGIC_STATE 0x54545253  /* "TTRS" */
-#define KT_VERSION 3
+#define KT_VERSION 4
 
 /* rules families */
 #define KF_USA 1
 #define KF_EUROPE 2
+#define KF_RS 3 /* Rails & Sails (World, Great Lakes) */
 
 #define KT_MAX_PLAYERS 5
 #define KT_MAX_CARD_TYPES 32 /* 25 in Rails & Sails; the count loops run over all 32 (16-bit lanes) */
@@ -41,6 +44,9 @@
 #define KT_MAX_PIECES 200
 #define KT_MAX_SCORE 100000
 #define KT_MAX_STATIONS 3
+#define KT_MAX_HARBORS 3   /* Rails & Sails: harbors per player */
+#define KT_MAX_TOUR 8      /* cities on a ticket (a tour: 3 or more) */
+#define KT_MAX_COLORS 6    /* Rails & Sails: colours of cards (4 bits each in a 24-bit field of a move) */
 #define KT_INF 0x3fffffff /* no path */
 
 /* phases, as ttr_lab.engine.phases.Phase numbers them */
@@ -49,6 +55,7 @@
 #define PH_SECOND 2
 #define PH_KEEP 3
 #define PH_TUNNEL 4 /* Europe: pay a tunnel's extra cards or decline */
+#define PH_PIECES 5 /* Rails & Sails: each seat splits its pieces into trains and ships (SETUP_PIECES) */
 #define PH_OVER 9
 
 /* moves, as recorded: kind, a, b, c */
@@ -62,6 +69,22 @@
 #define MV_STATION 7 /* a: city, b: colour card (-1: wilds only), c: coloured cards; wilds = station number - c */
 #define MV_TPAY 8    /* a: cards of the tunnel's colour, b: wilds */
 #define MV_TDECLINE 9
+/* Rails & Sails: a face-up pick names the pile refilling its slot (MV_FACEUP b: pile), a blind
+ * draw its pile (MV_BLIND a: pile).  A claim (MV_CLAIM) is a: route, b: the first cards, c: the
+ * second cards | wilds << 24, where the first and second cards are counts per colour, 4 bits
+ * each (colour k at bits 4k: RS_PUT, RS_GET): plain and anchor train cards for a train or paired
+ * route, single and double ship cards for a ship route */
+#define MV_HARBOR 10   /* a: city, b: anchor train cards, c: single ship cards | wilds << 24 (as a claim) */
+#define MV_PIECES 11   /* a: trains (the rest of the pieces are ships) */
+#define MV_EXCHANGE 12 /* a: 0 take trains from the box (ships back), 1 take ships; b: how many */
+#define RS_PUT(color, k) ((k) << 4 * (color))
+#define RS_GET(x, color) ((x) >> 4 * (color) & 15)
+#define RS_WILDS(c) ((c) >> 24 & 0x7f)
+#define RS_PLAIN 0 /* Rails & Sails' card types: plain trains, anchor trains, single ships, */
+#define RS_ANCHOR 1 /* double ships (colour + ncolors * kind), then the wild */
+#define RS_SHIP1 2
+#define RS_SHIP2 3
+#define RS_CARD(t, j, color) ((color) + (t)->ncolors * (j))
 
 typedef struct {
     int kind, a, b, c;
@@ -82,7 +105,7 @@ static inline int KT_CTZ64(uint64_t x) { /* x != 0 */
 
 /* ------------------------------------------------------------------ the edition's tables */
 typedef struct {
-    int family; /* KF_USA, KF_EUROPE */
+    int family; /* KF_USA, KF_EUROPE, KF_RS */
     int ncities, nroutes, ncards, wild, nticket;
     int row_size, pieces, end_threshold, final_turns, double_min;
     int setup_deal, setup_keep, draw_k, draw_keep;
@@ -114,6 +137,24 @@ typedef struct {
     /* tickets, by index */
     int tid[KT_MAX_TICKETS], ta[KT_MAX_TICKETS], tb[KT_MAX_TICKETS], tpoints[KT_MAX_TICKETS], tpenalty[KT_MAX_TICKETS];
     int *ticket_of_id; /* id -> index or -1, KT_MAX_TICKET_ID + 1 entries */
+    /* ---- Rails & Sails (family KF_RS; zero otherwise) */
+    int harbor_wilds, tour_order, tiebreak_tickets; /* options: wilds pay harbors; 0 trail, 1 simple_path,
+                                                       2 walk; ties broken by completed tickets */
+    int total_pieces, train_max, ship_max, train_lo, train_hi; /* pieces played; per colour in the box; the split */
+    int harbors_max, harbor_points[4], harbor_penalty; /* harbor_points[k]: k completed tickets (3: 3 or more) */
+    int ncolors;                                       /* card colours (6): the card types are 4 * ncolors + wild */
+    int ckind[KT_MAX_CARD_TYPES];   /* 0 train, 1 ship, 2 wild */
+    int ccolor[KT_MAX_CARD_TYPES];  /* colour index, -1 the wild */
+    int cvalue[KT_MAX_CARD_TYPES];  /* spaces a card covers (a double ship 2) */
+    int canchor[KT_MAX_CARD_TYPES]; /* bears the harbor symbol (the wild does) */
+    int rkind[KT_MAX_ROUTES]; /* 0 a train route, 1 a ship route (ships, ship cards), 2 paired (2L train cards in pairs) */
+    int route_harbors[KT_MAX_ROUTES][2]; /* its ends' harbor ranks (-1: not a harbor city) */
+    int hrank[KT_MAX_CITIES]; /* a city's rank by name among the harbor cities (-1: none) */
+    int hcity[KT_MAX_CITIES], nhcity; /* the harbor cities by that rank */
+    /* every ticket as a list of cities (two, or a tour's 3 or more, in printed order) */
+    int tncity[KT_MAX_TICKETS], tcity[KT_MAX_TICKETS][KT_MAX_TOUR];
+    int tany[KT_MAX_TICKETS];    /* a tour's points in any order (0 for two cities) */
+    int tfailed[KT_MAX_TICKETS]; /* a tour's points when failed (negative; -penalty for two cities) */
     /* the cheapest path on the empty board between every two cities */
     int *static_len;  /* ncities * ncities: cars */
     int *static_off;  /* ncities * ncities: offset into static_pool */
@@ -142,6 +183,12 @@ typedef struct {
      * coloured cards and wilds (still in the hand), the revealed cards, the extra cards due and
      * their colour card (the wild if the claim was wilds only) */
     int has_tunnel, tn_route, tn_color, tn_k, tn_w, tn_rev[3], tn_nrev, tn_extra, tn_x;
+    /* Rails & Sails: trains are pieces[]; ships in supply, each seat's trains and ships in the box,
+     * its secret split (-1 until chosen), pieces exchanged, harbors (cities in building order) */
+    int ships[KT_MAX_PLAYERS], tbox[KT_MAX_PLAYERS], sbox[KT_MAX_PLAYERS], choice[KT_MAX_PLAYERS];
+    int exchanged[KT_MAX_PLAYERS];
+    int harbors[KT_MAX_PLAYERS][KT_MAX_HARBORS], nharbors[KT_MAX_PLAYERS];
+    int harbor_at[KT_MAX_CITIES]; /* seat, or -1 */
     /* the game's seed as its shuffles name it: "ttr_lab:<seed>:" */
     char prefix[96];
     int prefix_len;

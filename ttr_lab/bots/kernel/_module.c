@@ -269,6 +269,8 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
     for (int q = 0; q < t->npiles; q++) size += 2 + g->ndeck[q] + g->ndisc[q];
     size += 1 + g->nbox + 1 + (g->has_tunnel ? 5 + g->tn_nrev + 2 : 0);
     for (int p = 0; p < n; p++) size += 1 + g->nstations[p];
+    if (t->family == KF_RS)
+        for (int p = 0; p < n; p++) size += 6 + g->nharbors[p];
     PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size * 4);
     if (!b) return NULL;
     int32_t *o = (int32_t *)PyBytes_AS_STRING(b);
@@ -318,6 +320,12 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
         o[k++] = g->tn_extra;
         o[k++] = g->tn_x;
     }
+    if (t->family == KF_RS)
+        for (int p = 0; p < n; p++) {
+            int seat[6] = {g->ships[p], g->tbox[p], g->sbox[p], g->choice[p], g->exchanged[p], g->nharbors[p]};
+            for (int i = 0; i < 6; i++) o[k++] = seat[i];
+            for (int i = 0; i < g->nharbors[p]; i++) o[k++] = g->harbors[p][i];
+        }
     return b;
 }
 

@@ -35,6 +35,73 @@ static int next(Reader *r, int *out) {
     } while (0)
 
 /* ------------------------------------------------------------------ the edition */
+/* Rails & Sails' block: options, pieces, harbors, cards, ship routes, harbor cities, tickets as
+ * city lists (convert.py's layout); the card types must be the colours' plain trains, anchor
+ * trains, single ships and double ships, then the wild (the moves' encoding relies on it) */
+static int rs_tables_read(KTables *t, Reader *rp, char *err, int errlen) {
+    Reader r = *rp;
+    READ(t->harbor_wilds, 0, 1, "tables: harbor_wilds");
+    READ(t->tour_order, 0, 2, "tables: tour_order");
+    READ(t->tiebreak_tickets, 0, 1, "tables: tiebreak");
+    READ(t->total_pieces, 1, KT_MAX_PIECES, "tables: pieces played");
+    if (t->total_pieces != t->pieces) FAIL("tables: pieces played are %d, the pieces %d", t->total_pieces, t->pieces);
+    READ(t->train_max, 0, KT_MAX_PIECES, "tables: trains in the box");
+    READ(t->ship_max, 0, KT_MAX_PIECES, "tables: ships in the box");
+    READ(t->train_lo, 0, t->train_max, "tables: fewest trains");
+    READ(t->train_hi, t->train_lo, t->train_max, "tables: most trains");
+    if (t->train_lo < t->total_pieces - t->ship_max || t->train_hi > t->total_pieces)
+        FAIL("tables: the split %d-%d of %d pieces does not fit the box", t->train_lo, t->train_hi, t->total_pieces);
+    READ(t->harbors_max, 0, KT_MAX_HARBORS, "tables: harbors per player");
+    t->harbor_points[0] = 0;
+    for (int k = 1; k <= 3; k++) READ(t->harbor_points[k], 0, 1000, "tables: harbor points");
+    READ(t->harbor_penalty, 0, 1000, "tables: unbuilt harbor penalty");
+    READ(t->ncolors, 1, KT_MAX_COLORS, "tables: colours");
+    if (t->ncards != 4 * t->ncolors + 1) FAIL("tables: %d card types, not 4 per colour and the wild", t->ncards);
+    for (int c = 0; c < t->ncards; c++) {
+        int j = c / t->ncolors, wild = c == t->wild;
+        READ(t->ckind[c], wild ? 2 : j / 2, wild ? 2 : j / 2, "tables: card kind");
+        READ(t->ccolor[c], wild ? -1 : c % t->ncolors, wild ? -1 : c % t->ncolors, "tables: card colour");
+        READ(t->cvalue[c], j == RS_SHIP2 ? 2 : 1, j == RS_SHIP2 ? 2 : 1, "tables: card value");
+        READ(t->canchor[c], wild || j == RS_ANCHOR || j == RS_SHIP1, wild || j == RS_ANCHOR || j == RS_SHIP1,
+             "tables: card harbor symbol");
+        if (t->card_pile[c] != (!wild && j >= RS_SHIP1)) FAIL("tables: card %d in the wrong pile", c);
+    }
+    if (t->npiles != 2) FAIL("tables: Rails & Sails has two card piles");
+    for (int i = 0; i < t->nroutes; i++) {
+        READ(t->rkind[i], 0, 2, "tables: route kind");
+        if (t->rcolor[i] >= t->ncolors) FAIL("tables: route %d's colour is a card's, not a colour", t->rid[i]);
+    }
+    for (int c = 0; c < t->ncities; c++) t->hcity[c] = -1;
+    t->nhcity = 0;
+    for (int c = 0; c < t->ncities; c++) {
+        READ(t->hrank[c], -1, t->ncities - 1, "tables: harbor city rank");
+        if (t->hrank[c] < 0) continue;
+        if (t->hcity[t->hrank[c]] >= 0) FAIL("tables: harbor city rank %d given twice", t->hrank[c]);
+        t->hcity[t->hrank[c]] = c;
+        t->nhcity++;
+    }
+    for (int k = 0; k < t->nhcity; k++)
+        if (t->hcity[k] < 0) FAIL("tables: harbor city ranks are not 0 to %d", t->nhcity - 1);
+    for (int i = 0; i < t->nroutes; i++) {
+        t->route_harbors[i][0] = t->hrank[t->ra[i]];
+        t->route_harbors[i][1] = t->hrank[t->rb[i]];
+    }
+    for (int i = 0; i < t->nticket; i++) {
+        READ(t->tncity[i], 2, KT_MAX_TOUR, "tables: ticket cities");
+        for (int k = 0; k < t->tncity[i]; k++) {
+            READ(t->tcity[i][k], 0, t->ncities - 1, "tables: ticket city");
+            for (int j = 0; j < k; j++)
+                if (t->tcity[i][j] == t->tcity[i][k]) FAIL("tables: ticket %d names a city twice", t->tid[i]);
+        }
+        if (t->tcity[i][0] != t->ta[i] || t->tcity[i][t->tncity[i] - 1] != t->tb[i])
+            FAIL("tables: ticket %d's cities do not start and end at its ends", t->tid[i]);
+        READ(t->tany[i], 0, 1000, "tables: ticket points in any order");
+        READ(t->tfailed[i], -1000, 0, "tables: ticket points when failed");
+    }
+    *rp = r;
+    return 0;
+}
+
 static int by_length_cmp(const void *x, const void *y, const KTables *t) {
     int i = *(const int *)x, j = *(const int *)y;
     if (t->rlen[i] != t->rlen[j]) return t->rlen[j] - t->rlen[i];
@@ -47,7 +114,7 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
     memset(t, 0, sizeof *t);
     READ(v, KT_MAGIC_TABLES, KT_MAGIC_TABLES, "tables: magic");
     READ(v, KT_VERSION, KT_VERSION, "tables: version");
-    READ(t->family, KF_USA, KF_EUROPE, "tables: rules family");
+    READ(t->family, KF_USA, KF_RS, "tables: rules family");
     READ(t->ncities, 2, KT_MAX_CITIES, "tables: cities");
     READ(t->nroutes, 1, KT_MAX_ROUTES, "tables: routes");
     READ(t->ncards, 2, KT_MAX_CARD_TYPES, "tables: card types");
@@ -139,6 +206,7 @@ int kt_tables_read(KTables *t, const int32_t *a, int64_t n, char *err, int errle
     }
     for (int k = 0; k < t->nscity; k++)
         if (t->scity[k] < 0) FAIL("tables: station city ranks are not 0 to %d", t->nscity - 1);
+    if (t->family == KF_RS && rs_tables_read(t, &r, err, errlen)) return -1;
     if (r.i != r.n) FAIL("tables: %lld ints left over", (long long)(r.n - r.i));
     /* points -> length where only one length gives them (the policy reads claims off the scores) */
     t->max_points = 0;
@@ -219,6 +287,43 @@ static int read_ticket(Reader *rp, const KTables *t, int *out, const char *what,
     return 0;
 }
 
+/* Rails & Sails' block of a position: each seat's ships, box, split, exchanges and harbors; the
+ * pieces of each kind conserved (in supply, placed, in the box) */
+static int rs_position_read(KGame *g, const KTables *t, Reader *rp, char *err, int errlen) {
+    Reader r = *rp;
+    int setup = g->phase == PH_SETUP || g->phase == PH_PIECES;
+    for (int c = 0; c < t->ncities; c++) g->harbor_at[c] = -1;
+    for (int p = 0; p < g->n; p++) {
+        int placed[2] = {0, 0};
+        for (int i = 0; i < t->nroutes; i++)
+            if (g->owners[i] == p) placed[t->rkind[i] == 1] += t->rlen[i];
+        READ(g->ships[p], 0, t->ship_max, "position: ships");
+        READ(g->tbox[p], 0, t->train_max, "position: trains in the box");
+        READ(g->sbox[p], 0, t->ship_max, "position: ships in the box");
+        if (g->pieces[p] + placed[0] + g->tbox[p] != t->train_max || g->ships[p] + placed[1] + g->sbox[p] != t->ship_max)
+            FAIL("position: seat %d's pieces are not all in supply, placed or in the box", p);
+        if (g->pieces[p] + g->ships[p] + placed[0] + placed[1] > t->total_pieces)
+            FAIL("position: seat %d plays with more than %d pieces", p, t->total_pieces);
+        if (setup && g->pieces[p] + g->ships[p] + placed[0] + placed[1])
+            FAIL("position: seat %d has pieces out of the box before the split", p);
+        READ(g->choice[p], -1, t->train_hi, "position: the setup split");
+        if (g->choice[p] >= 0 && g->choice[p] < t->train_lo) FAIL("position: seat %d's split is below %d", p, t->train_lo);
+        if (!setup && g->phase != PH_OVER && g->choice[p] < 0) FAIL("position: seat %d has not split its pieces", p);
+        READ(g->exchanged[p], 0, 100000, "position: pieces exchanged");
+        READ(g->nharbors[p], 0, t->harbors_max, "position: harbors built");
+        for (int i = 0; i < g->nharbors[p]; i++) {
+            int c;
+            READ(c, 0, t->ncities - 1, "position: harbor city");
+            if (t->hrank[c] < 0) FAIL("position: city %d is not a harbor city", c);
+            if (g->harbor_at[c] >= 0) FAIL("position: two harbors in city %d", c);
+            g->harbors[p][i] = c;
+            g->harbor_at[c] = p;
+        }
+    }
+    *rp = r;
+    return 0;
+}
+
 int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char *prefix, int prefix_len, char *err,
             int errlen) {
     Reader r = {a, n, 0};
@@ -231,7 +336,8 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
     g->n = np;
     READ(g->phase, 0, PH_OVER, "position: phase");
     int last = t->family == KF_EUROPE ? PH_TUNNEL : PH_KEEP;
-    if (g->phase > last && g->phase != PH_OVER) FAIL("position: phase %d is not one of this edition", g->phase);
+    if (g->phase > last && g->phase != PH_OVER && !(t->family == KF_RS && g->phase == PH_PIECES))
+        FAIL("position: phase %d is not one of this edition", g->phase);
     READ(g->cur, 0, np - 1, "position: current seat");
     READ(g->first, 0, np - 1, "position: first seat");
     READ(g->turn, 0, 10000000, "position: turn");
@@ -333,6 +439,7 @@ int kg_read(KGame *g, const KTables *t, const int32_t *a, int64_t n, const char 
         if (!extra) FAIL("position: nothing revealed matches, no tunnel decision is due");
         READ(g->tn_x, x, x, "position: tunnel extra cards' colour");
     }
+    if (t->family == KF_RS && rs_position_read(g, t, &r, err, errlen)) return -1;
     for (int c = 0; c < t->ncards; c++)
         if (count[c] != t->composition[c])
             FAIL("position: %d cards of type %d are in play, the edition has %d", count[c], c, t->composition[c]);

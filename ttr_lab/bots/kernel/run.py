@@ -105,10 +105,12 @@ def kernel_info() -> KernelInfo:
     return KernelInfo(True, True, EDITIONS, f"compiled playouts for {names}; other editions in Python", path)
 
 
-def tables(ed: Edition) -> Any:
-    """The kernel's tables of ``ed`` (built once per edition), or None if it cannot play it."""
+def tables(ed: Edition, preview: bool = False) -> Any:
+    """The kernel's tables of ``ed`` (built once per edition), or None if it cannot play it
+    (an edition not in :data:`EDITIONS` only with ``preview``: the referee tests of an edition
+    being ported)."""
     mod = load()
-    if mod is None or _forced_off():
+    if mod is None or _forced_off() or not (preview or ed.name in EDITIONS):
         return None
     last = _LAST[0]  # the edition asked last, by identity (an edition's hash reads its options)
     if last[0] is ed:
@@ -208,6 +210,7 @@ def kernel_playout(
     policy: int = 0,
     max_plies: int = 20000,
     record: bool = False,
+    preview: bool = False,
 ) -> tuple[Finish, Any] | None:
     """Play ``state`` (left unchanged) to the end in the kernel: ``policy`` 0 is the
     playout policy (``seeds``: each seat's splitmix64 seed), 1 the random bot
