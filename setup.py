@@ -28,6 +28,8 @@ KERNEL_SOURCES = [
     "_tunnels.c",
     "_stations.c",
     "_random.c",
+    "_rs_pay.c",
+    "_rs_engine.c",
     "_policy.c",
     "_plan.c",
     "_score.c",

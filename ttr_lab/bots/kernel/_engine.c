@@ -161,7 +161,7 @@ static void game_over(KGame *g) {
     g->turn++;
 }
 
-static void end_turn(KGame *g, const KTables *t) {
+void kg_end_turn(KGame *g, const KTables *t) {
     int p = g->cur;
     if (g->final_ >= 0) {
         g->final_--;
@@ -169,7 +169,7 @@ static void end_turn(KGame *g, const KTables *t) {
             game_over(g);
             return;
         }
-    } else if (g->pieces[p] <= t->end_threshold) {
+    } else if (g->pieces[p] + (t->family == KF_RS ? g->ships[p] : 0) <= t->end_threshold) { /* R&S: both kinds */
         g->final_ = g->n * t->final_turns;
     }
     if (g->passes >= g->n) {
@@ -189,7 +189,7 @@ static int has_second_pick(const KGame *g, const KTables *t) {
 
 void kg_action_done(KGame *g, const KTables *t) {
     g->passes = 0;
-    end_turn(g, t);
+    kg_end_turn(g, t);
 }
 
 void kg_complete_claim(KGame *g, const KTables *t, int ri) {
@@ -197,16 +197,29 @@ void kg_complete_claim(KGame *g, const KTables *t, int ri) {
     g->owners[ri] = p;
     g->claims++;
     g->last_claim = ri;
-    g->pieces[p] -= L;
+    if (t->family == KF_RS && t->rkind[ri] == 1)
+        g->ships[p] -= L;
+    else
+        g->pieces[p] -= L;
     g->scores[p] += t->points[L];
     kg_action_done(g, t);
 }
 
 static void after_first_card(KGame *g, const KTables *t, int wild_face_up) {
     if (wild_face_up || !has_second_pick(g, t))
-        end_turn(g, t);
+        kg_end_turn(g, t);
     else
         g->phase = PH_SECOND;
+}
+
+/* tickets.py start_play: the row dealt now if dealt late (C3), and the first turn */
+void kg_start_play(KGame *g, const KTables *t) {
+    if (t->deal_row_late) {
+        deal_new_row(g, t);
+        check_reset(g, t);
+    }
+    g->phase = PH_TURN;
+    g->cur = g->first;
 }
 
 /* ------------------------------------------------------------------ tickets (tickets.py) */
@@ -243,12 +256,12 @@ static void apply_keep(KGame *g, const KTables *t, int mask) {
         if (nxt == g->first) {
             g->has_setup = 0;
             memset(g->nsetup, 0, sizeof g->nsetup);
-            if (t->deal_row_late) {
-                deal_new_row(g, t);
-                check_reset(g, t);
+            if (t->family == KF_RS) { /* Rails & Sails: the seats split their pieces first (B4) */
+                g->phase = PH_PIECES;
+                g->cur = g->first;
+            } else {
+                kg_start_play(g, t);
             }
-            g->phase = PH_TURN;
-            g->cur = g->first;
         } else {
             g->phase = PH_SETUP;
             g->cur = nxt;
@@ -256,7 +269,7 @@ static void apply_keep(KGame *g, const KTables *t, int mask) {
             memcpy(g->pending, g->setup[nxt], sizeof(int) * (size_t)g->nsetup[nxt]);
         }
     } else {
-        end_turn(g, t);
+        kg_end_turn(g, t);
     }
 }
 
@@ -264,33 +277,40 @@ static void apply_keep(KGame *g, const KTables *t, int mask) {
 void kg_apply(KGame *g, const KTables *t, const KMove *m) {
     int p = g->cur;
     switch (m->kind) {
-        case MV_FACEUP: {
+        case MV_FACEUP: { /* Rails & Sails: the move names the pile refilling the slot */
             int i = m->a - 1, card = g->row[i];
             if (card >= 0) g->hands[p][card]++;
-            g->row[i] = take_for_slot(g, t, t->slot_pile[i]);
+            g->row[i] = take_for_slot(g, t, t->family == KF_RS ? m->b : t->slot_pile[i]);
             check_reset(g, t);
             g->passes = 0;
             if (g->phase == PH_TURN)
                 after_first_card(g, t, card == t->wild);
             else
-                end_turn(g, t);
+                kg_end_turn(g, t);
             break;
         }
         case MV_BLIND: {
-            int card = kg_take(g, 0); /* one pile so far: the blind draw names none */
+            int card = kg_take(g, t->family == KF_RS ? m->a : 0); /* Rails & Sails: the pile it names */
             if (card >= 0) g->hands[p][card]++;
             g->passes = 0;
             if (g->phase == PH_TURN)
                 after_first_card(g, t, 0);
             else
-                end_turn(g, t);
+                kg_end_turn(g, t);
             break;
         }
         case MV_STOP:
-            end_turn(g, t);
+            kg_end_turn(g, t);
+            break;
+        case MV_HARBOR:
+        case MV_PIECES:
+        case MV_EXCHANGE:
+            rs_apply(g, t, m);
             break;
         case MV_CLAIM:
-            if (t->tunnel[m->a]) {
+            if (t->family == KF_RS) {
+                rs_apply(g, t, m);
+            } else if (t->tunnel[m->a]) {
                 ke_claim_tunnel(g, t, m);
             } else {
                 kg_pay(g, t, m->b, m->c, t->rlen[m->a] - m->c);
@@ -320,6 +340,6 @@ void kg_apply(KGame *g, const KTables *t, const KMove *m) {
             break;
         default: /* MV_PASS */
             g->passes++;
-            end_turn(g, t);
+            kg_end_turn(g, t);
     }
 }

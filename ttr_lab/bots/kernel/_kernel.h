@@ -227,6 +227,8 @@ void kg_discard(KGame *g, const KTables *t, const int *cards, int n); /* to the 
 void kg_pay(KGame *g, const KTables *t, int color, int k, int w);     /* in the move's order (card names) */
 void kg_complete_claim(KGame *g, const KTables *t, int ri);
 void kg_action_done(KGame *g, const KTables *t);
+void kg_end_turn(KGame *g, const KTables *t);   /* turns.py end_turn: the final round, all passed, the next seat */
+void kg_start_play(KGame *g, const KTables *t); /* the row dealt late (C3), the first player's turn */
 void kg_apply(KGame *g, const KTables *t, const KMove *m);
 int kg_route_open_to(const KGame *g, const KTables *t, int ri, int p);
 /* the payments of L cards of colour (-1: any) with at least minw wilds, sorted as the engine
@@ -251,6 +253,27 @@ int ke_station_move(const KGame *g, const KTables *t, int i, KMove *out); /* the
 /* the stations' borrowed routes at the end (C11, C12): returns the ticket points, sets each
  * ticket's completion (by position) and the count */
 int ke_borrow(const KGame *g, const KTables *t, int p, int *up, unsigned char *done, int *completed);
+
+/* ------------------------------------------------------------------ Rails & Sails (_rs_pay.c, _rs_engine.c) */
+#define RS_KEY 32 /* a payment's sort key: (name rank + 1, count) bytes per card, zero-padded */
+#define RS_MAX_DRAWS (2 * KT_MAX_ROW + KT_MAX_PILES + 1) /* face-up picks per refill pile, blind draws, stop */
+typedef struct {
+    unsigned char key[RS_KEY];
+    KMove m;
+} RSPay;
+int rs_route_pays(const KTables *t, const KGame *g, int p, int ri); /* seat p's payments of route ri (0 if short of pieces) */
+int rs_harbor_count(const KTables *t, const int *hand);             /* payments of a harbor */
+/* the payments in move order (out holds rs_route_pays' count; cap bounds it) */
+int rs_payments(const KTables *t, const int *hand, int ri, RSPay *out, int cap);
+int rs_harbor_payments(const KTables *t, const int *hand, int city, RSPay *out); /* out holds 64 */
+/* a claim's or harbor's cards in name order (first: the card kind of b's counts) */
+int rs_move_cards(const KTables *t, int first, const KMove *m, int *card, int *count);
+void rs_pay(KGame *g, const KTables *t, const KMove *m);
+int rs_draws_list(const KGame *g, const KTables *t, KMove *list); /* list holds RS_MAX_DRAWS */
+int rs_route_open(const KGame *g, const KTables *t, int ri, int p); /* open to p, and p has the pieces */
+int rs_harbor_sites(const KGame *g, const KTables *t, int p, int *cities); /* by name; 0 if p cannot build */
+int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out); /* as legal_walk (_legal.c) */
+void rs_apply(KGame *g, const KTables *t, const KMove *m); /* a claim, harbor, split or exchange */
 
 /* ------------------------------------------------------------------ scoring (_score.c) */
 typedef struct {
@@ -286,6 +309,7 @@ typedef struct {
 } KRandom;
 
 int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out);
+int rs_random_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out); /* Rails & Sails (_rs_engine.c) */
 /* the payments of route ri (pay_lengths' counts per length, a ferry's own) */
 typedef struct {
     int A, d, base, gray;

@@ -171,6 +171,7 @@ static int legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
         if (want >= 0 && want < k) *out = (KMove){MV_KEEP, masks[want], 0, 0};
         return k;
     }
+    if (t->family == KF_RS && (ph == PH_PIECES || ph == PH_TURN || ph == PH_SECOND)) return rs_legal_walk(g, t, want, out);
     if (ph == PH_TUNNEL) {
         KMove tm[KT_MAX_LENGTH + 2];
         int k = ke_tunnel_moves(g, t, tm);

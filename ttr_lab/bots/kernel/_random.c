@@ -90,6 +90,7 @@ int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
         *out = (KMove){MV_KEEP, masks[mt_below(&r->mt[g->cur], (uint32_t)n)], 0, 0};
         return 0;
     }
+    if (t->family == KF_RS) return rs_random_choose(r, g, t, out); /* Rails & Sails: _rs_engine.c */
     if (g->phase == PH_SECOND) { /* second picks: no claims */
         int n = kg_draws_list(g, t, draws);
         if (n <= 0) return -1;

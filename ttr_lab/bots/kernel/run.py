@@ -216,8 +216,9 @@ def kernel_playout(
     playout policy (``seeds``: each seat's splitmix64 seed), 1 the random bot
     (``seeds``: each seat's ``random.Random`` seed as big-endian bytes).
     Returns the :class:`Finish` and, with ``record``, ``(moves, final
-    position)`` as raw int32 bytes; None if the kernel cannot play it."""
-    t = tables(state.edition)
+    position)`` as raw int32 bytes; None if the kernel cannot play it (``preview``: also an
+    edition the kernel reads but does not play yet, for its referee tests)."""
+    t = tables(state.edition, preview)
     if t is None or state._chance is not None:
         return None
     if policy == 0:
