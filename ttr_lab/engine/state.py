@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import IllegalMoveError, OutOfRangeError, TtrError, WrongTypeError
 from .checks import check_seed
-from .display import mimebundle
 from .legal_moves import LegalMoves
 from .legality import refuse_pushed, why_illegal
 from .moves import Move, parse_move, show_value
@@ -349,6 +348,8 @@ class GameState(StateQueries):
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Show the board in Jupyter, interactive and as a static SVG (:func:`ttr_lab.engine.display.mimebundle`)."""
+        from .display import mimebundle  # imported when a board is first shown, not with the engine
+
         return mimebundle(self, include, exclude)
 
 

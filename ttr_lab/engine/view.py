@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import TtrError
 from ..maps.loading import Map, Ticket
-from .display import mimebundle
 from .moves import DrawBlind, DrawFaceUp, KeepTickets, show_value
 from .phases import Phase
 from .rules.accessors import Accessors
@@ -353,6 +352,8 @@ class PlayerView:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Show the board as this seat knows it in Jupyter: the public board and the seat's own
         tickets, interactive and as a static SVG (:func:`ttr_lab.engine.display.mimebundle`)."""
+        from .display import mimebundle  # imported when a board is first shown, not with the engine
+
         return mimebundle(self, include, exclude, tickets=self.tickets)
 
 
