@@ -16,9 +16,9 @@ from ttr_lab.analysis.advisor.ranking import MAX_TIMED_PLAYOUTS
 from ttr_lab.records import Record
 from ttr_lab.widgets import recorder as recorder_module
 from ttr_lab.widgets.advice import HINT_PLAYOUTS, HINT_SECONDS
-from ttr_lab.widgets.recorder import recorder
 
 from .test_outcomes import bot_game
+from .test_widget_recorder import start
 
 
 @pytest.fixture
@@ -40,17 +40,8 @@ def asked(monkeypatch):
 def seat_to_move():
     """A recorder at the start of a 2-player USA game, kept from the seat that moves first."""
     g = bot_game("usa", {}, 2, 7, plies=0)
-    full = Record.from_state(g, outcomes=True, seed=False)
-    first = full.deal["first"]
-    return recorder(
-        "usa",
-        list(g.player_names),
-        seat=first,
-        first=first,
-        hand=full.deal["hands"][first],
-        row=full.deal["rows"][0],
-        tickets=full.deal["tickets"][first],
-    )
+    first = Record.from_state(g, outcomes=True, seed=False).deal["first"]
+    return start(g, first, first)
 
 
 def test_advise_without_a_budget_asks_for_the_hints_seconds_capped_at_its_playouts(asked):
