@@ -8,9 +8,10 @@ Each run is a fresh ``python -X importtime -c "import ttr_lab"`` with the checko
 the path; the two alternate (before, after, after, before, ...), so both see the same
 machine load.  Printed:
 
-- the cumulative time of the ``ttr_lab`` line, median of each with its 95% interval
-  (order statistics: no assumption about the distribution);
-- the paired difference (after minus before, each pair run back to back), median and interval;
+- the cumulative time of the ``ttr_lab`` line, and the CPU time of the import (the process's,
+  which another process's load disturbs less), each side's median with its 95% interval
+  (order statistics: no assumption about the distribution), and the paired difference (after
+  minus before, each pair run back to back), median and interval;
 - the modules loaded (``ttr_lab``'s and in all), and the ``ttr_lab`` modules only one side loads;
 - the modules whose own (self) import time is largest after, with their time before.
 
@@ -34,9 +35,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)$")
 CODE = (
-    "import sys, ttr_lab\n"
+    "import sys, time\n"
+    "t0 = time.process_time()\n"
+    "import ttr_lab\n"
+    "cpu = time.process_time() - t0\n"
     "mods = sorted(sys.modules)\n"
     "print(ttr_lab.__file__)\n"
+    "print(cpu)\n"
     "print(len(mods), ' '.join(m for m in mods if m == 'ttr_lab' or m.startswith('ttr_lab.')))\n"
 )
 MAX_RUNS = 1000
@@ -58,9 +63,9 @@ def checkout(given: str, tmp: Path) -> Path:
     return out
 
 
-def one_run(tree: Path) -> tuple[float, dict[str, int], int, list[str]]:
-    """One fresh import: ttr_lab's cumulative seconds, each module's self microseconds, the
-    number of modules loaded and the ttr_lab modules among them."""
+def one_run(tree: Path) -> tuple[float, float, dict[str, int], int, list[str]]:
+    """One fresh import: ttr_lab's cumulative seconds, its CPU seconds (the process's), each
+    module's self microseconds, the number of modules loaded and the ttr_lab modules among them."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.update(PYTHONNOUSERSITE="1", PYTHONPATH=str(tree))
     done = subprocess.run(
@@ -68,7 +73,7 @@ def one_run(tree: Path) -> tuple[float, dict[str, int], int, list[str]]:
     )
     if done.returncode != 0:
         raise SystemExit(f"import ttr_lab failed in {tree}:\n{done.stderr[-2000:]}")
-    where, counts = done.stdout.splitlines()[-2:]
+    where, cpu, counts = done.stdout.splitlines()[-3:]
     if Path(where).resolve().parent != tree / "ttr_lab":
         raise SystemExit(f"imported {where}, not the checkout {tree}")
     total, _, names = counts.partition(" ")
@@ -82,7 +87,7 @@ def one_run(tree: Path) -> tuple[float, dict[str, int], int, list[str]]:
                 cumulative = int(m.group(2)) / 1e6
     if cumulative is None:
         raise SystemExit("ttr_lab not found in -X importtime's output")
-    return cumulative, selfs, int(total), names.split()
+    return cumulative, float(cpu), selfs, int(total), names.split()
 
 
 def median_interval(xs: list[float], level: float = 0.95) -> tuple[float, float, float]:
@@ -100,15 +105,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", required=True, help="a checkout's folder or a git revision")
     parser.add_argument("--after", default=str(ROOT), help="a checkout's folder or a git revision (default: this one)")
-    parser.add_argument("--runs", type=int, default=25, help=f"imports of each (5 to {MAX_RUNS})")
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=25,
+        help=f"imports of each (6 to {MAX_RUNS}: fewer have no 95% interval for the median)",
+    )
     parser.add_argument("--top", type=int, default=12, help="modules listed by self time (0 to 100)")
     args = parser.parse_args()
-    if not 5 <= args.runs <= MAX_RUNS or not 0 <= args.top <= 100:
-        raise SystemExit(f"--runs is 5 to {MAX_RUNS} and --top 0 to 100")
+    if not 6 <= args.runs <= MAX_RUNS or not 0 <= args.top <= 100:
+        raise SystemExit(f"--runs is 6 to {MAX_RUNS} and --top 0 to 100")
     tmp = Path(tempfile.mkdtemp(prefix="bench_import_"))
     try:
         trees = {"before": checkout(args.before, tmp), "after": checkout(args.after, tmp)}
         times: dict[str, list[float]] = {"before": [], "after": []}
+        cpus: dict[str, list[float]] = {"before": [], "after": []}
         selfs: dict[str, dict[str, list[int]]] = {"before": defaultdict(list), "after": defaultdict(list)}
         loaded: dict[str, tuple[int, list[str]]] = {}
         for _ in range(2):  # warm the file cache and the byte-code caches
@@ -116,26 +127,26 @@ def main() -> None:
                 one_run(trees[side])
         for i in range(args.runs):
             for side in ("before", "after") if i % 2 == 0 else ("after", "before"):
-                t, own, total, names = one_run(trees[side])
+                t, cpu, own, total, names = one_run(trees[side])
                 times[side].append(t)
+                cpus[side].append(cpu)
                 for name, us in own.items():
                     selfs[side][name].append(us)
                 loaded[side] = (total, names)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(
-        f"import ttr_lab, -X importtime cumulative, {args.runs} runs each, alternating (load {os.getloadavg()[0]:.1f})"
-    )
+    load = os.getloadavg()[0]
+    print(f"import ttr_lab, {args.runs} runs each, alternating (load {load:.1f}); medians [95% intervals]")
     for side in ("before", "after"):
-        m, lo, hi = median_interval(times[side])
         total, names = loaded[side]
-        print(
-            f"  {side:6} {trees[side]}: median {m * 1e3:6.1f} ms [{lo * 1e3:.1f}, {hi * 1e3:.1f}]; "
-            f"{len(names)} ttr_lab modules, {total} in all"
-        )
-    diffs = [a - b for a, b in zip(times["after"], times["before"])]
-    m, lo, hi = median_interval(diffs)
-    print(f"  after - before, paired: median {m * 1e3:+.1f} ms [{lo * 1e3:+.1f}, {hi * 1e3:+.1f}]")
+        print(f"  {side:6} {trees[side]}: {len(names)} ttr_lab modules, {total} in all")
+    for what, figures in (("-X importtime cumulative", times), ("CPU time of the import", cpus)):
+        print(f"  {what}:")
+        for side in ("before", "after"):
+            m, lo, hi = median_interval(figures[side])
+            print(f"    {side:6} {m * 1e3:6.1f} ms [{lo * 1e3:.1f}, {hi * 1e3:.1f}]")
+        m, lo, hi = median_interval([a - b for a, b in zip(figures["after"], figures["before"])])
+        print(f"    after - before, paired: {m * 1e3:+.1f} ms [{lo * 1e3:+.1f}, {hi * 1e3:+.1f}]")
     before, after = set(loaded["before"][1]), set(loaded["after"][1])
     print(f"  ttr_lab modules only after: {' '.join(sorted(after - before)) or '-'}")
     print(f"  ttr_lab modules only before: {' '.join(sorted(before - after)) or '-'}")
