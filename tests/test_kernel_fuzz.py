@@ -81,11 +81,25 @@ def _bases():
     sys.path.insert(0, str(HERE))
     import test_kernel_referee as ref
 
-    for _, spec, pos, text, n, g in out[1:2] + out[-1:]:  # USA 4p and Europe's tunnel on 25 card types
+    for _, spec, pos, text, n, g in out[1:2] + out[7:8]:  # USA 4p and Europe's tunnel on 25 card types
         ed = g.edition
         wide = array("i", ref._widen_spec(spec))
         wpos = array("i", ref._recard(pos, len(ed.card_types), ed.row_size, len(ed.map.routes), True))
         out.append((read_tables(wide), wide, wpos, text, n, g))
+    for edition, n, plies, opts in (  # Rails & Sails: the setup, the split, harbors and exchanges made
+        ("rails_and_sails", 2, 0, {}),
+        ("rails_and_sails", 4, 260, {"tour_order": "walk", "harbor_wilds": False}),
+        ("great_lakes", 3, 3, {"deal_row_after_tickets": True}),
+        ("great_lakes", 5, 200, {"tiebreak": "completed_tickets"}),
+    ):
+        g = ttr_lab.new_game(edition, players=n, seed=plies + n, **opts)
+        bots = [make_bot("random", p) for p in range(n)]
+        for _ in range(plies):
+            if g.is_over:
+                break
+            g.push(bots[g.current_player].choose(g.view(g.current_player)))
+        spec = edition_spec(g.edition)
+        out.append((read_tables(spec), spec, position_array(g), seed_text(g), n, g))
     return out
 
 
@@ -175,6 +189,10 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
         "_box",
         "_stations",
         "_tunnel",
+        "_ships",
+        "_choice",
+        "_exchanged",
+        "_harbors",
     )
 
     @cfg
@@ -182,7 +200,7 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
     def games(b, field, at, x, how):
         g = bases[b][5].copy()
         d = g.__dict__
-        if field not in d:  # Europe's fields: change another
+        if field not in d:  # Europe's or Rails & Sails' fields: change another
             field = "_row"
         old = d[field]
         flat = isinstance(old, (list, tuple)) and all(isinstance(y, int) for y in old)
@@ -192,7 +210,7 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
             k = at % len(old)
             if not isinstance(old[k], (list, tuple)):  # a number among the tunnel's parts
                 d[field] = type(old)(x if j == k else y for j, y in enumerate(old))
-                outcome(lambda: kernel_playout(g, (3,) * g.num_players, max_plies=3000))
+                outcome(lambda: kernel_playout(g, (3,) * g.num_players, max_plies=3000, preview=True))
                 return
             seq = list(old[k])
         if how == 0 and seq:
@@ -207,7 +225,7 @@ def _fuzz(examples: int, seen: dict[str, int]) -> None:
             rows = list(old)
             rows[k] = type(old[k])(seq) if isinstance(old[k], list) else tuple(seq)
             d[field] = type(old)(rows) if isinstance(old, list) else tuple(rows)
-        outcome(lambda: kernel_playout(g, (3,) * g.num_players, max_plies=3000))
+        outcome(lambda: kernel_playout(g, (3,) * g.num_players, max_plies=3000, preview=True))
 
     tables()
     positions()
@@ -257,6 +275,8 @@ def _referee_sample(count: int, seen: dict[str, int]) -> None:
     for edition in ref.EDITIONS:
         seen["refereed"] += ref.run_referee(edition, count)["playouts"]
         seen["refereed"] += ref.run_referee(edition, max(1, count // 4), policy="random")["playouts"]
+    for edition in ref.RS_EDITIONS:  # Rails & Sails (being ported): the random bot's games
+        seen["refereed rails_sails"] += ref.run_referee(edition, max(1, count // 4), policy="random")["playouts"]
     for edition in ("usa", "europe"):  # the wide tables (25 card types, routes of 9)
         wide = ref.run_wide(edition, count)
         seen["wide"] += wide[0] + wide[1]
@@ -277,7 +297,7 @@ def main(argv: list[str]) -> None:
     from ttr_lab.bots.kernel.run import load
 
     assert load() is not None and load().__file__ == (argv[2] if len(argv) > 2 else load().__file__)
-    seen = {"refused": 0, "played": 0, "refereed": 0, "wide": 0}
+    seen = {"refused": 0, "played": 0, "refereed": 0, "refereed rails_sails": 0, "wide": 0}
     _odd_calls(seen)
     _fuzz(examples, seen)
     if referee:
@@ -366,6 +386,7 @@ def test_a_sanitizer_build_plays_the_referee_sample_and_the_fuzzing_cleanly(tmp_
     assert seen["module"] == str(module) and seen["asan"]
     editions = 5  # test_kernel_referee.EDITIONS: the USA family and Europe
     assert seen["refereed"] == editions * (12 + 3) and seen["refused"] > 150 and seen["played"] > 0, seen
+    assert seen["refereed rails_sails"] == 2 * 3, seen  # World and Great Lakes, the random bot
     assert seen["wide"] >= 16, seen  # USA and Europe on 25 card types: 12 starts each, both policies
 
 
@@ -389,14 +410,28 @@ def test_threads_at_once_play_the_games_of_one_thread():
             g.push(bots[g.current_player].choose(g.view(g.current_player)))
         starts.append(g)
 
+    for i in range(20):  # Rails & Sails (being ported: the random bot's games)
+        n = 2 + i % 4
+        g = ttr_lab.new_game(("rails_and_sails", "great_lakes")[i % 2], players=n, seed=i)
+        bots = [make_bot("random", i * 10 + p) for p in range(n)]
+        for _ in range(i * 9):
+            if g.is_over:
+                break
+            g.push(bots[g.current_player].choose(g.view(g.current_player)))
+        starts.append(g)
+
     def play(k: int) -> tuple:
         g = starts[k % len(starts)]
-        got = kernel_playout(g, tuple(k * 31 + p for p in range(g.num_players)), policy=0, record=True)
+        if g.edition.name in ("rails_and_sails", "great_lakes"):
+            seeds = tuple((k * 31 + p).to_bytes(8, "big") for p in range(g.num_players))
+            got = kernel_playout(g, seeds, policy=1, record=True, preview=True)
+        else:
+            got = kernel_playout(g, tuple(k * 31 + p for p in range(g.num_players)), policy=0, record=True)
         assert got is not None
         finish, (moves, final) = got
         return (finish, moves, final)
 
-    jobs = list(range(40))
+    jobs = list(range(60))
     alone = [play(k) for k in jobs]
     results: dict[int, tuple] = {}
     barrier = threading.Barrier(4)
@@ -412,7 +447,7 @@ def test_threads_at_once_play_the_games_of_one_thread():
     for th in threads:
         th.join()
     assert [results[k] for k in jobs] == alone
-    assert len({a[1] for a in alone}) > 28  # different games, not one repeated
+    assert len({a[1] for a in alone}) > 45  # different games, not one repeated
 
 
 @needs_kernel

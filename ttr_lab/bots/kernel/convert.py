@@ -390,6 +390,6 @@ def position_array(state: GameState) -> array[int]:
         out = array("i", vals)
     except TtrError:
         raise
-    except (KeyError, TypeError, ValueError, OverflowError) as e:
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError) as e:
         raise TtrError(f"the position cannot be read for the kernel: {type(e).__name__}: {e}") from None
     return out
