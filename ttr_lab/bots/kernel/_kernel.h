@@ -148,6 +148,8 @@ typedef struct {
     int cvalue[KT_MAX_CARD_TYPES];  /* spaces a card covers (a double ship 2) */
     int canchor[KT_MAX_CARD_TYPES]; /* bears the harbor symbol (the wild does) */
     int rkind[KT_MAX_ROUTES]; /* 0 a train route, 1 a ship route (ships, ship cards), 2 paired (2L train cards in pairs) */
+    int rclass[KT_MAX_ROUTES], nclass, class_route[KT_MAX_ROUTES]; /* routes of one (kind, colour, length) pay alike:
+                                                                     each route's class, a route of each class */
     int route_harbors[KT_MAX_ROUTES][2]; /* its ends' harbor ranks (-1: not a harbor city) */
     int hrank[KT_MAX_CITIES]; /* a city's rank by name among the harbor cities (-1: none) */
     int hcity[KT_MAX_CITIES], nhcity; /* the harbor cities by that rank */
@@ -262,6 +264,7 @@ typedef struct {
     KMove m;
 } RSPay;
 int rs_route_pays(const KTables *t, const KGame *g, int p, int ri); /* seat p's payments of route ri (0 if short of pieces) */
+void rs_class_pays(const KTables *t, const KGame *g, int p, int *out); /* rs_route_pays of each route class */
 int rs_harbor_count(const KTables *t, const int *hand);             /* payments of a harbor */
 /* the payments in move order (out holds rs_route_pays' count; cap bounds it) */
 int rs_payments(const KTables *t, const int *hand, int ri, RSPay *out, int cap);

@@ -85,6 +85,12 @@ static int rs_tables_read(KTables *t, Reader *rp, char *err, int errlen) {
     for (int i = 0; i < t->nroutes; i++) {
         t->route_harbors[i][0] = t->hrank[t->ra[i]];
         t->route_harbors[i][1] = t->hrank[t->rb[i]];
+        int k = 0;
+        while (k < t->nclass && !(t->rkind[t->class_route[k]] == t->rkind[i] && t->rcolor[t->class_route[k]] == t->rcolor[i] &&
+                                  t->rlen[t->class_route[k]] == t->rlen[i]))
+            k++;
+        if (k == t->nclass) t->class_route[t->nclass++] = i;
+        t->rclass[i] = k;
     }
     for (int i = 0; i < t->nticket; i++) {
         READ(t->tncity[i], 2, KT_MAX_TOUR, "tables: ticket cities");

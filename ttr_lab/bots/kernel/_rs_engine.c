@@ -64,7 +64,7 @@ static int only_exchanges(const KGame *g, const KTables *t) {
 /* the legal moves of a split, a turn or a second pick, in order (as legal_walk, _legal.c):
  * face-up picks, blind draws (a second pick: stopping), claims by route and payment, harbors by
  * city (by name) and payment, exchanges (ships taken, then trains), tickets; or a pass */
-int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+static int walk(const KGame *g, const KTables *t, int want, KMove *out, const int *pays_of) {
     const int me = g->cur;
     if (g->phase == PH_PIECES) {
         int k = t->train_hi - t->train_lo + 1;
@@ -77,8 +77,8 @@ int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
     if (g->phase == PH_SECOND || (want >= 0 && want < n)) return n;
     const int *hand = g->hands[me];
     for (int ri = 0; ri < t->nroutes; ri++) {
-        if (!kg_route_open_to(g, t, ri, me)) continue;
-        int k = rs_route_pays(t, g, me, ri);
+        int k = pays_of[t->rclass[ri]];
+        if (!k || !kg_route_open_to(g, t, ri, me)) continue;
         if (want >= n && want < n + k) {
             RSPay *pays = malloc(sizeof(RSPay) * (size_t)k);
             if (!pays) return -1;
@@ -112,6 +112,12 @@ int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
         n = 1;
     }
     return n;
+}
+
+int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
+    int pays_of[KT_MAX_ROUTES];
+    if (g->phase == PH_TURN) rs_class_pays(t, g, g->cur, pays_of);
+    return walk(g, t, want, out, pays_of);
 }
 
 /* ------------------------------------------------------------------ applying a move */
@@ -175,8 +181,10 @@ void rs_apply(KGame *g, const KTables *t, const KMove *m) {
 
 /* ------------------------------------------------------------------ the random bot */
 int rs_random_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
-    int n = rs_legal_walk(g, t, -1, NULL);
+    int pays_of[KT_MAX_ROUTES]; /* the claims counted once: the count, then the move it draws */
+    if (g->phase == PH_TURN) rs_class_pays(t, g, g->cur, pays_of);
+    int n = walk(g, t, -1, NULL, pays_of);
     if (n <= 0) return -1;
     int want = (int)mt_below(&r->mt[g->cur], (uint32_t)n);
-    return rs_legal_walk(g, t, want, out) > 0 ? 0 : -1;
+    return walk(g, t, want, out, pays_of) > 0 ? 0 : -1;
 }

@@ -45,27 +45,30 @@ static int ship_count(int s, int d, int w, int L) {
 
 /* a paired route of L spaces: 2L train cards in one-colour pairs, a wild completing any pair */
 static int paired_count(const KTables *t, const int *hand, int L) {
-    int N = 2 * L, w = hand[t->wild];
-    long dp[2 * KT_MAX_LENGTH + 1][2 * KT_MAX_LENGTH + 1] = {{0}}, nx[2 * KT_MAX_LENGTH + 1][2 * KT_MAX_LENGTH + 1];
+    const int N = 2 * L, S = N + 1, w = hand[t->wild]; /* dp[size * S + odd]: ways so far */
+    long dp[(2 * KT_MAX_LENGTH + 1) * (2 * KT_MAX_LENGTH + 1)], nx[(2 * KT_MAX_LENGTH + 1) * (2 * KT_MAX_LENGTH + 1)];
     if (N > 2 * KT_MAX_LENGTH) return 0;
-    dp[0][0] = 1;
+    memset(dp, 0, sizeof(long) * (size_t)(S * S));
+    dp[0] = 1;
     for (int c = 0; c < t->ncolors; c++) {
         int a = hand[RS_CARD(t, RS_PLAIN, c)], b = hand[RS_CARD(t, RS_ANCHOR, c)];
-        memset(nx, 0, sizeof nx);
+        if (!(a + b)) continue; /* no card of the colour: nothing changes */
+        memset(nx, 0, sizeof(long) * (size_t)(S * S));
         for (int size = 0; size <= N; size++)
             for (int odd = 0; odd <= N; odd++) {
-                if (!dp[size][odd]) continue;
+                long v = dp[size * S + odd];
+                if (!v) continue;
                 for (int k = 0; k <= a + b && size + k <= N; k++) {
                     int o = odd + (k & 1);
-                    if (o <= w) nx[size + k][o] += dp[size][odd] * ways(k, a, b);
+                    if (o <= w) nx[(size + k) * S + o] += v * ways(k, a, b);
                 }
             }
-        memcpy(dp, nx, sizeof dp);
+        memcpy(dp, nx, sizeof(long) * (size_t)(S * S));
     }
     long n = 0;
     for (int size = 0; size <= N; size++)
         for (int odd = 0; odd <= N; odd++)
-            if (odd <= N - size && N - size <= w) n += dp[size][odd];
+            if (odd <= N - size && N - size <= w) n += dp[size * S + odd];
     return (int)n;
 }
 
@@ -79,6 +82,10 @@ int rs_route_pays(const KTables *t, const KGame *g, int p, int ri) {
         if (x + y) n += kind == 1 ? ship_count(x, y, w, L) : train_count(x, y, w, L);
     }
     return n;
+}
+
+void rs_class_pays(const KTables *t, const KGame *g, int p, int *out) {
+    for (int k = 0; k < t->nclass; k++) out[k] = rs_route_pays(t, g, p, t->class_route[k]);
 }
 
 int rs_harbor_count(const KTables *t, const int *h) {
