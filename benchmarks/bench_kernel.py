@@ -15,13 +15,14 @@ Workloads (targets from issue 23):
 
 * **playout USA 4p**: :func:`ttr_lab.bots.playout.play_out` (the playout policy
   to the end, scored) from fresh 4-player USA games (target >= 40x);
-* **playout Europe 4p**, **playout R&S World 4p**: the same (target >= 20x;
-  while the kernel does not play an edition (Rails & Sails) both paths run
-  in Python and the ratio is 1);
-* **random USA 4p**, **random Europe 4p**: random scored games, the random
-  bot (``make_bot("random")``) against the engine, or the kernel's policy 1
-  (the same games) (target >= 50x today's engine on USA; Europe's random
-  games, stations and tunnels included, are shown against the same 20x).
+* **playout Europe 4p**, **playout R&S World 4p**, **playout R&S Lakes 4p**:
+  the same (target >= 20x; while the kernel does not play an edition, both
+  paths run in Python and the ratio is 1);
+* **random USA 4p**, **random Europe 4p**, **random R&S World / Lakes 4p**:
+  random scored games, the random bot (``make_bot("random")``) against the
+  engine, or the kernel's policy 1 (the same games) (target >= 50x today's
+  engine on USA; the other editions' random games, stations, tunnels,
+  harbors and exchanges included, are shown against the same 20x).
 
 Every game is checked to be the same both ways (scores and plies).
 """
@@ -49,8 +50,11 @@ WORKLOADS = (
     ("playout USA 4p", "usa", 4, "playout", 40),
     ("playout Europe 4p", "europe", 4, "playout", 20),
     ("playout R&S World 4p", "rails_sails", 4, "playout", 20),
+    ("playout R&S Lakes 4p", "great_lakes", 4, "playout", 20),
     ("random USA 4p, scored", "usa", 4, "random", 50),
     ("random Europe 4p, scored", "europe", 4, "random", 20),
+    ("random R&S World 4p, scored", "rails_sails", 4, "random", 20),
+    ("random R&S Lakes 4p, scored", "great_lakes", 4, "random", 20),
 )
 
 
@@ -138,7 +142,7 @@ def main() -> None:
         print(f"round {rnd + 1}/{args.rounds} done", flush=True)
     os.environ.pop(ENV, None)
     print()
-    head = f"{'workload':<24} {'kernel games/CPU-s':>19} {'Python games/CPU-s':>19} {'speed-up (median)':>18}"
+    head = f"{'workload':<28} {'kernel games/CPU-s':>19} {'Python games/CPU-s':>19} {'speed-up (median)':>18}"
     print(head + f" {'95% CI of mean':>16} {'target':>7}  compiled")
     for label, *_rest, target in work:
         k = statistics.median(r[0] for r in rates[label])
@@ -146,7 +150,7 @@ def main() -> None:
         lo, hi = bootstrap_mean(ratios[label])
         med = statistics.median(ratios[label])
         print(
-            f"{label:<24} {k:>19.1f} {p:>19.2f} {med:>17.1f}x {f'[{lo:.1f}, {hi:.1f}]':>16} {f'>={target}x':>7}"
+            f"{label:<28} {k:>19.1f} {p:>19.2f} {med:>17.1f}x {f'[{lo:.1f}, {hi:.1f}]':>16} {f'>={target}x':>7}"
             f"  {'yes' if compiled_any[label] else 'no (Python both ways)'}"
         )
     print(f"\nsample: {args.rounds} rounds x {args.games} games per workload each way; every game the same both ways")
