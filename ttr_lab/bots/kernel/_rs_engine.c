@@ -82,10 +82,10 @@ static int walk(const KGame *g, const KTables *t, int want, KMove *out, const in
         if (want >= n && want < n + k) {
             RSPay *pays = malloc(sizeof(RSPay) * (size_t)k);
             if (!pays) return -1;
-            rs_payments(t, hand, ri, pays, k);
-            *out = pays[want - n].m;
+            int got = rs_payments(t, hand, ri, pays, k);
+            if (want - n < got) *out = pays[want - n].m; /* always: the count is the listing's */
             free(pays);
-            return n + k;
+            return want - n < got ? n + k : -1;
         }
         n += k;
     }
@@ -93,7 +93,8 @@ static int walk(const KGame *g, const KTables *t, int want, KMove *out, const in
     for (int i = 0; i < ns && hc; i++) {
         if (want >= n && want < n + hc) {
             RSPay pays[64];
-            rs_harbor_payments(t, hand, cities[i], pays);
+            int got = rs_harbor_payments(t, hand, cities[i], pays);
+            if (want - n >= got) return -1; /* never: the count is the listing's */
             *out = pays[want - n].m;
             return n + hc;
         }
