@@ -2,6 +2,7 @@
  *
  *   tables = Tables(spec)            an edition's tables (an int32 buffer, convert.py)
  *   tables.playout(position, seed_text, seeds, policy, max_plies, record)
+ *   tables.score_position(position, seed_text)  the final scoring of a position as it stands (tests)
  *
  * Plays the position to the end and scores it; the GIL is released while
  * it plays (the kernel touches no Python object then).  A malformed spec or
@@ -261,6 +262,66 @@ static PyObject *Tables_playout(TablesObject *self, PyObject *args, PyObject *kw
     return out;
 }
 
+/* score a position as it stands (the final scoring, for the tests): (totals, winners, completed,
+ * per seat ((ticket id, completed, points), ...) for each kept ticket) */
+static PyObject *Tables_score_position(TablesObject *self, PyObject *args, PyObject *kwds) {
+    PyObject *position;
+    const char *prefix;
+    Py_ssize_t prefix_len;
+    static char *kwlist[] = {"position", "seed_text", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oy#", kwlist, &position, &prefix, &prefix_len)) return NULL;
+    KTables *t = self->t;
+    KGame *g = malloc(sizeof(KGame));
+    KScore *sc = malloc(sizeof(KScore));
+    if (!g || !sc) {
+        free(g);
+        free(sc);
+        return PyErr_NoMemory();
+    }
+    Py_buffer view;
+    char err[200];
+    int rc = get_ints(position, &view, "position");
+    if (rc == 0) {
+        rc = kg_read(g, t, view.buf, view.len / 4, prefix, (int)prefix_len, err, sizeof err);
+        PyBuffer_Release(&view);
+        if (rc < 0) PyErr_SetString(PyExc_ValueError, err);
+    }
+    PyObject *out = NULL;
+    if (rc == 0) {
+        int n = g->n, winners[KT_MAX_PLAYERS], nw = 0;
+        kg_score(g, t, sc);
+        for (int p = 0; p < n; p++)
+            if (sc->winners >> p & 1) winners[nw++] = p;
+        PyObject *seats = PyTuple_New(n);
+        for (int p = 0; seats && p < n; p++) {
+            int values[KT_MAX_TICKETS];
+            if (t->family == KF_RS) krs_ticket_values(g, t, p, values);
+            PyObject *seat = PyTuple_New(g->ntickets[p]);
+            if (!seat) {
+                Py_CLEAR(seats);
+                break;
+            }
+            PyTuple_SET_ITEM(seats, p, seat);
+            for (int i = 0; i < g->ntickets[p]; i++) {
+                int ti = g->tickets[p][i], hit = (int)(sc->ticket_done[p][i / 64] >> (i % 64) & 1);
+                int v = t->family == KF_RS ? values[i] : hit ? t->tpoints[ti] : -t->tpenalty[ti];
+                PyObject *item = Py_BuildValue("(iOi)", t->tid[ti], hit ? Py_True : Py_False, v);
+                if (!item) {
+                    Py_CLEAR(seats);
+                    break;
+                }
+                PyTuple_SET_ITEM(seat, i, item);
+            }
+        }
+        if (seats)
+            out = Py_BuildValue("(NNNN)", ints_tuple(sc->total, n), ints_tuple(winners, nw),
+                                ints_tuple(sc->completed, n), seats);
+    }
+    free(sc);
+    free(g);
+    return out;
+}
+
 /* the position after the playout, in the layout it was read in (for the referee tests) */
 static PyObject *final_position(const KGame *g, const KTables *t) {
     int n = g->n, size = 11 + t->row_size + n * t->ncards + t->nroutes + 2 * n + n +
@@ -333,6 +394,9 @@ static PyMethodDef Tables_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))Tables_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(position, seed_text, seeds, policy=0, max_plies=20000, record=False) -> (plies, over, totals, "
      "winners, completed, longest, tickets_done, moves, final)"},
+    {"score_position", (PyCFunction)(void (*)(void))Tables_score_position, METH_VARARGS | METH_KEYWORDS,
+     "score_position(position, seed_text) -> (totals, winners, completed, per seat ((ticket id, completed, "
+     "points), ...)): the final scoring of the position as it stands"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject TablesType = {
