@@ -320,4 +320,14 @@ typedef struct {
 void kg_pay_lengths(const KTables *t, const int *hand, int pieces, PayLen *pl);
 int kg_route_pays(const KTables *t, const PayLen *pl, const int *hand, int ri);
 
+/* ------------------------------------------------------------------ Rails & Sails scoring (_rs_score.c) */
+#define KO_TRAIL 0  /* tour_order: each route at most once (C9's default) */
+#define KO_SIMPLE 1 /* no city twice */
+#define KO_WALK 2   /* routes reusable: joined is enough */
+/* a seat's tickets and tours over its own routes (up: their union-find, changed by path halving), its
+ * harbors and the pieces it exchanged (B4, C7, C9): returns the points; sets each ticket's completion
+ * (by position; done may be NULL), its points (values may be NULL) and the completed count */
+int krs_seat(const KGame *g, const KTables *t, int p, int *up, unsigned char *done, int *values, int *completed);
+int krs_ticket_values(const KGame *g, const KTables *t, int p, int *values); /* krs_seat's values, from scratch */
+
 #endif

@@ -7,6 +7,8 @@
  * over the routes the stations borrow (_stations.c), 4 points per station
  * left, the European Express over own routes only, and the tie-breakers
  * completed tickets, then fewest stations built, then the European Express.
+ * Rails & Sails (B4): tickets, tours, harbors and exchanges (_rs_score.c), no
+ * bonus; a tie is a shared win, or broken by completed tickets (option tiebreak).
  */
 #include <string.h>
 
@@ -106,6 +108,11 @@ void kg_score(const KGame *g, const KTables *t, KScore *out) {
             for (int i = 0; i < g->ntickets[p]; i++)
                 if (done[i]) out->ticket_done[p][i / 64] |= (uint64_t)1 << (i % 64);
             pts += (t->stations_max - g->nstations[p]) * t->station_points;
+        } else if (t->family == KF_RS) { /* tickets and tours, harbors, exchanges (_rs_score.c) */
+            unsigned char done[KT_MAX_TICKETS];
+            pts += krs_seat(g, t, p, up, done, NULL, &out->completed[p]);
+            for (int i = 0; i < g->ntickets[p]; i++)
+                if (done[i]) out->ticket_done[p][i / 64] |= (uint64_t)1 << (i % 64);
         } else {
             for (int i = 0; i < g->ntickets[p]; i++) {
                 int ti = g->tickets[p][i];
@@ -131,7 +138,7 @@ void kg_score(const KGame *g, const KTables *t, KScore *out) {
     int key[KT_MAX_PLAYERS][4];
     for (int p = 0; p < n; p++) {
         key[p][0] = out->total[p];
-        key[p][1] = out->completed[p];
+        key[p][1] = t->family == KF_RS && !t->tiebreak_tickets ? 0 : out->completed[p]; /* B4: a shared win */
         key[p][2] = t->family == KF_EUROPE ? -g->nstations[p] : 0; /* fewest stations built (B3) */
         if (t->lp_bonus)
             key[p][3] = lp_best > 0 && out->longest[p] == lp_best;
