@@ -30,6 +30,7 @@ KERNEL_SOURCES = [
     "_random.c",
     "_rs_pay.c",
     "_rs_engine.c",
+    "_rs_score.c",
     "_policy.c",
     "_plan.c",
     "_score.c",
