@@ -35,6 +35,35 @@ void kp_needs(const KBot *b, const KTables *t, const int *have, const int *route
     }
 }
 
+/* PlayoutPlan._legs: a ticket's path, leg after leg (a tour's cities in order; a route of two
+ * legs is listed twice and counted twice, as in Python) */
+int kp_ticket_path(const KTables *t, const int *cost, int ti, int *out, int *nout) {
+    if (t->family != KF_RS || t->tncity[ti] <= 2) return kt_path(t, cost, t->ta[ti], t->tb[ti], out, nout);
+    int total = 0, n = 0;
+    *nout = 0;
+    for (int k = 0; k + 1 < t->tncity[ti]; k++) {
+        int nr, d = kt_path(t, cost, t->tcity[ti][k], t->tcity[ti][k + 1], out + n, &nr);
+        if (d >= KT_INF) {
+            *nout = 0;
+            return KT_INF;
+        }
+        total += d;
+        n += nr;
+    }
+    *nout = n;
+    return total;
+}
+
+/* the routes of a ticket's legs' cheapest paths on the empty board (tickets.py's static paths) */
+void kp_static_routes(const KTables *t, int ti, unsigned char *in) {
+    int legs = t->family == KF_RS ? t->tncity[ti] - 1 : 1;
+    for (int k = 0; k < legs; k++) {
+        int a = legs == 1 ? t->ta[ti] : t->tcity[ti][k], c = legs == 1 ? t->tb[ti] : t->tcity[ti][k + 1];
+        int key = a * t->ncities + c;
+        for (int j = 0; j < t->static_n[key]; j++) in[t->static_pool[t->static_off[key] + j]] = 1;
+    }
+}
+
 void kp_costs(const KGame *g, const KTables *t, int me, int *cost) {
     for (int ri = 0; ri < t->nroutes; ri++) {
         int o = g->owners[ri];
@@ -84,9 +113,9 @@ static int tickets_by_value(const KGame *g, const KTables *t, int me, int *out) 
 }
 
 static void replan(KBot *b, const KGame *g, const KTables *t, int me) {
-    int cost[KT_MAX_ROUTES], order[KT_MAX_TICKETS], buf[KT_MAX_CITIES];
+    int cost[KT_MAX_ROUTES], order[KT_MAX_TICKETS], buf[KP_PATH_MAX];
     kp_costs(g, t, me, cost);
-    int pieces = b->trains, planned = 0, used = 0;
+    int pieces = b->trains + b->ships, planned = 0, used = 0;
     int *pool = b->pool[1 - b->which], *old = b->pool[b->which];
     b->nplan = 0;
     int nt = tickets_by_value(g, t, me, order);
@@ -102,7 +131,7 @@ static void replan(KBot *b, const KGame *g, const KTables *t, int me) {
             }
         }
         if (!ok) {
-            d = kt_path(t, cost, t->ta[ti], t->tb[ti], buf, &nr);
+            d = kp_ticket_path(t, cost, ti, buf, &nr);
             routes = buf;
         }
         if (d >= KT_INF) {
@@ -137,6 +166,7 @@ void kp_check(KBot *b, const KGame *g, const KTables *t, int me) {
     memcpy(old, b->sig, sizeof old);
     memcpy(b->sig, g->scores, sizeof(int) * (size_t)n);
     b->has_sig = 1;
+    b->touch_valid = 0; /* Rails & Sails: the harbor sites are looked at again (_touch = None) */
     int lengths = -1; /* bit mask of the lengths claimed, -1: unknown (look at everything) */
     if (has_old && !b->stale) {
         lengths = 0;
@@ -152,11 +182,14 @@ void kp_check(KBot *b, const KGame *g, const KTables *t, int me) {
             b->pieces_of[q] -= L;
         }
     }
-    if (lengths < 0) {
-        memcpy(b->pieces_of, g->pieces, sizeof(int) * (size_t)n);
+    if (lengths < 0) { /* view.pieces: trains and ships */
+        for (int q = 0; q < n; q++) b->pieces_of[q] = g->pieces[q] + (t->family == KF_RS ? g->ships[q] : 0);
         b->has_pieces_of = 1;
     }
-    if (lengths < 0 || g->scores[me] != old[me]) b->trains = b->pieces_of[me];
+    if (lengths < 0 || g->scores[me] != old[me]) { /* _supply: Rails & Sails reads both kinds off the view */
+        b->trains = t->family == KF_RS ? g->pieces[me] : b->pieces_of[me];
+        b->ships = t->family == KF_RS ? g->ships[me] : 0;
+    }
     b->lowest = KT_INF;
     for (int q = 0; q < n; q++)
         if (q != me && b->pieces_of[q] < b->lowest) b->lowest = b->pieces_of[q];

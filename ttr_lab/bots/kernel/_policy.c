@@ -1,6 +1,8 @@
 /* The playout policy (ttr_lab/bots/playout/: __init__.py, plan.py, tables.py,
  * tickets.py) for the USA family and Europe, decision for decision (a tunnel
- * by Europe's default_choice; the policy builds no station there): the same
+ * by Europe's default_choice; the policy builds no station there; Rails &
+ * Sails' turns, draws and split are _rs_policy.c's, its tickets this file's,
+ * a tour planned leg after leg): the same
  * plan kept across plies and checked only when the scores change, the same
  * claims, draws and ticket choices, the same ties, the same floating-point
  * expressions (built without contraction: -ffp-contract=off).  Each bot
@@ -25,7 +27,10 @@ int kp_work_init(KPolicyWork *w, const KTables *t, const KGame *g, const uint64_
     int held = 0;
     for (int p = 0; p < n; p++)
         if (g->ntickets[p] > held) held = g->ntickets[p];
-    int cap = (held + more + most + 1) * t->ncities;
+    int legs = 1; /* a tour's path is one path per leg */
+    for (int i = 0; t->family == KF_RS && i < t->nticket; i++)
+        if (t->tncity[i] - 1 > legs) legs = t->tncity[i] - 1;
+    int cap = (held + more + most + 1) * t->ncities * legs;
     w->bots = calloc((size_t)n, sizeof(KBot));
     w->pool = malloc(sizeof(int) * (size_t)n * (2 * (size_t)t->nticket + 2 * (size_t)cap));
     if (!w->bots || !w->pool) {
@@ -267,28 +272,33 @@ static int keep_choice(KBot *b, const KGame *g, const KTables *t, KMove *out) {
     int np = g->npending, me = g->cur, setup = g->phase == PH_SETUP;
     int need = (setup ? t->setup_keep : t->draw_keep) < np ? (setup ? t->setup_keep : t->draw_keep) : np;
     int pieces;
-    if (setup) { /* each ticket's path on the empty board (none: no cars, as in Python) */
+    if (setup) { /* each ticket's path (each leg's) on the empty board (none: no cars, as in Python) */
         pieces = t->pieces;
         for (int i = 0; i < np; i++) {
-            int ti = g->pending[i], k = t->ta[ti] * t->ncities + t->tb[ti];
+            unsigned char in[KT_MAX_ROUTES] = {0};
+            kp_static_routes(t, g->pending[i], in);
             inf[i] = 0;
-            sizes[i] = t->static_n[k];
-            memcpy(sets[i], t->static_pool + t->static_off[k], sizeof(int) * (size_t)sizes[i]);
+            sizes[i] = 0;
+            for (int ri = 0; ri < t->nroutes; ri++)
+                if (in[ri]) sets[i][sizes[i]++] = ri;
         }
     } else {
-        int cost[KT_MAX_ROUTES], buf[KT_MAX_CITIES], nr;
+        int cost[KT_MAX_ROUTES], buf[KP_PATH_MAX], nr;
         kp_check(b, g, t, me);
-        pieces = b->trains;
+        pieces = b->trains + b->ships;
         for (int i = 0; i < b->nplan; i++) pieces -= t->rlen[b->plan[i]];
         kp_costs(g, t, me, cost);
         for (int i = 0; i < b->nplan; i++) cost[b->plan[i]] = 0;
-        for (int i = 0; i < np; i++) {
-            int ti = g->pending[i];
-            int d = kt_path(t, cost, t->ta[ti], t->tb[ti], buf, &nr);
+        for (int i = 0; i < np; i++) { /* the routes still to claim, as a set */
+            unsigned char in[KT_MAX_ROUTES] = {0};
+            int d = kp_ticket_path(t, cost, g->pending[i], buf, &nr);
             inf[i] = d >= KT_INF;
             sizes[i] = 0;
             for (int j = 0; !inf[i] && j < nr; j++)
-                if (cost[buf[j]] > 0) sets[i][sizes[i]++] = buf[j];
+                if (cost[buf[j]] > 0 && !in[buf[j]]) {
+                    in[buf[j]] = 1;
+                    sets[i][sizes[i]++] = buf[j];
+                }
         }
     }
     /* the best set of `need` tickets: (value, ids) greatest */
@@ -357,6 +367,7 @@ int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out) {
     int me = g->cur;
     if (g->phase == PH_TURN || g->phase == PH_SECOND) {
         kp_check(b, g, t, me);
+        if (t->family == KF_RS) return g->phase == PH_SECOND ? kp_rs_draw(b, g, t, 1, out) : kp_rs_turn(b, g, t, out);
         if (g->phase == PH_SECOND) {
             int have[NKEYS];
             hand_have(t, g->hands[me], have);
@@ -372,6 +383,7 @@ int kp_choose(KPolicyWork *w, const KGame *g, const KTables *t, KMove *out) {
         *out = tm[best];
         return 0;
     }
+    if (g->phase == PH_PIECES && t->family == KF_RS) return kp_rs_split(g, t, out); /* split_choice */
     if (g->phase != PH_SETUP && g->phase != PH_KEEP) return -1;
     if (kg_legal_count(g, t) == 1) return kg_first_legal(g, t, out);
     return keep_choice(b, g, t, out);
