@@ -33,6 +33,7 @@ KERNEL_SOURCES = [
     "_rs_score.c",
     "_policy.c",
     "_plan.c",
+    "_rs_policy.c",
     "_score.c",
     "_rng.c",
 ]
