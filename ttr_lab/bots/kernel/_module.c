@@ -390,6 +390,54 @@ static PyObject *final_position(const KGame *g, const KTables *t) {
     return b;
 }
 
+/* a test entry: the playout policy's move in the position for the current seat, its bots fresh
+ * (seeded with seeds; nothing applied) */
+static PyObject *Tables_choose(TablesObject *self, PyObject *args) {
+    PyObject *position, *seeds;
+    const char *prefix;
+    Py_ssize_t prefix_len;
+    if (!PyArg_ParseTuple(args, "Oy#O!", &position, &prefix, &prefix_len, &PyTuple_Type, &seeds)) return NULL;
+    Py_buffer view;
+    if (get_ints(position, &view, "position") < 0) return NULL;
+    KGame *g = malloc(sizeof(KGame));
+    if (!g) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    char err[200];
+    int rc = kg_read(g, self->t, view.buf, view.len / 4, prefix, (int)prefix_len, err, sizeof err);
+    PyBuffer_Release(&view);
+    uint64_t mix[KT_MAX_PLAYERS] = {0};
+    if (rc == 0 && PyTuple_GET_SIZE(seeds) != g->n) {
+        snprintf(err, sizeof err, "seeds: a tuple of one seed per seat (%d)", g->n);
+        rc = -1;
+    }
+    for (int p = 0; rc == 0 && p < g->n; p++) {
+        mix[p] = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(seeds, p));
+        if (PyErr_Occurred()) {
+            free(g);
+            return NULL;
+        }
+    }
+    KPolicyWork w = {NULL, NULL};
+    KMove m = {0, 0, 0, 0};
+    if (rc == 0 && kp_work_init(&w, self->t, g, mix) < 0) {
+        free(g);
+        return PyErr_NoMemory();
+    }
+    if (rc == 0 && g->phase != PH_OVER && kp_choose(&w, g, self->t, &m) < 0) {
+        snprintf(err, sizeof err, "the policy has no move");
+        rc = -1;
+    }
+    kp_work_free(&w);
+    free(g);
+    if (rc < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    return Py_BuildValue("(iiii)", m.kind, m.a, m.b, m.c);
+}
+
 static PyMethodDef Tables_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))Tables_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(position, seed_text, seeds, policy=0, max_plies=20000, record=False) -> (plies, over, totals, "
@@ -397,6 +445,9 @@ static PyMethodDef Tables_methods[] = {
     {"score_position", (PyCFunction)(void (*)(void))Tables_score_position, METH_VARARGS | METH_KEYWORDS,
      "score_position(position, seed_text) -> (totals, winners, completed, per seat ((ticket id, completed, "
      "points), ...)): the final scoring of the position as it stands"},
+    {"choose", (PyCFunction)Tables_choose, METH_VARARGS,
+     "choose(position, seed_text, seeds) -> (kind, a, b, c): the playout policy's move for the current seat, "
+     "its bots fresh (a test entry)"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject TablesType = {
