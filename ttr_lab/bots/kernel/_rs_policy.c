@@ -447,19 +447,16 @@ int kp_rs_draw(KBot *b, const KGame *g, const KTables *t, int second, KMove *out
         *out = (KMove){MV_BLIND, q, 0, 0};
         return 0;
     }
-    KMove list[2 * KT_MAX_ROW + KT_MAX_PILES + 2]; /* the legal draws: the first face-up card, stopping */
-    int n = kg_draws_list(g, t, list), stop = 0;
-    for (int i = 0; i < n; i++) {
-        if (list[i].kind == MV_FACEUP) {
-            *out = list[i];
+    /* no card in either pile: the first face-up move of the legal ones (a wild only as the first
+     * card), whose refill names the piles in name order: "ships" before "trains" (Piles.faceup_moves) */
+    for (int i = 0; i < t->row_size; i++) {
+        int c = g->row[i];
+        if (c >= 0 && !(second && c == t->wild)) {
+            *out = (KMove){MV_FACEUP, i + 1, 1, 0};
             return 0;
         }
-        stop |= list[i].kind == MV_STOP;
     }
-    if (second && stop) {
-        *out = (KMove){MV_STOP, 0, 0, 0};
-        return 0;
-    }
+    if (second && t->single_draw) return -1; /* no card to take: the engine lists no move (Python fails too) */
     return kg_first_legal(g, t, out);
 }
 
