@@ -146,10 +146,17 @@ def decisions(edition: str, count: int) -> Counter:
         p = g.current_player
         seeds = tuple((seed + q) & (2**64 - 1) for q in range(g.num_players))
         got = decode(g, *tables.choose(position_array(g), seed_text(g), seeds))
-        want = PlayoutBot(seeds[p]).choose(g.view(p))
+        bot = PlayoutBot(seeds[p])
+        view = g.view(p)
+        want = bot.choose(view)
         assert got == want, f"start {i - 1} ({g.phase.name}, seat {p}): the kernel chose {got}, Python {want}"
         assert g.why_illegal(got) is None, g.why_illegal(got)
         seen += features(g, got) + Counter(positions=1)
+        if g.phase.name in ("TURN", "SECOND_CARD"):  # which of the policy's branches decided
+            seen["coin for the blind pile"] += bot.rng.state != seeds[p]
+            seen["plan done"] += bot.done
+            seen["spare cards (24 or more)"] += not bot.done and sum(view.hand_counts) >= 24
+            seen["last round"] += view.final_turns_left is not None
     return seen
 
 
@@ -168,4 +175,6 @@ def test_the_kernel_s_policy_decides_as_python_s_in_rails_and_sails_positions(ed
     for what in ("ChoosePieces", "KeepTickets", "claim ship", "claim train", "claim with double ships", "harbor built"):
         assert seen[what] >= 5, (what, seen)
     for what in ("blind trains", "blind ships", "face-up card, refill trains", "face-up card, refill ships"):
+        assert seen[what] >= 5, (what, seen)
+    for what in ("coin for the blind pile", "plan done", "spare cards (24 or more)", "last round", "DrawTickets"):
         assert seen[what] >= 5, (what, seen)
