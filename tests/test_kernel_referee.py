@@ -142,7 +142,7 @@ def start(edition: str, i: int):
     if (
         i % 10 == 9
         and not g.is_over
-        and not (g.phase.name == "SETUP_TICKETS" and g.edition.options["deal_row_after_tickets"])
+        and not (g.phase.name in ("SETUP_TICKETS", "SETUP_PIECES") and g.edition.options["deal_row_after_tickets"])
     ):
         from ttr_lab.analysis import sample_states
 
