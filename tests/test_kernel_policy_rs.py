@@ -12,6 +12,12 @@ editions' options), the kernel's bots, fresh, choose the same move as fresh
 Python bots with the same seeds (``Tables.choose``, a test entry), a move
 legal for the Python engine; the features those moves cover are counted and
 asserted.
+
+The whole games: test_kernel_referee's harness (``run_referee``: starts over
+whole games, a tenth of them determinized states) plays the kernel's playouts
+and replays them through the Python engine, each move the Python policy's own
+and legal, to the same final position; the features they cover are counted
+(its own, and here the tours kept).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from ttr_lab.bots.kernel.convert import position_array, seed_text
 from ttr_lab.bots.playout import PlayoutBot
 from ttr_lab.editions.rails_sails import BuildHarbor, ChoosePieces
 from ttr_lab.engine.moves import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets, Pass, StopDrawing
+
+from . import test_kernel_referee as ref
 
 pytestmark = pytest.mark.skipif(
     not run.kernel_info().enabled, reason="the compiled kernel is not built here (or is off)"
@@ -178,3 +186,56 @@ def test_the_kernel_s_policy_decides_as_python_s_in_rails_and_sails_positions(ed
         assert seen[what] >= 5, (what, seen)
     for what in ("coin for the blind pile", "plan done", "spare cards (24 or more)", "last round", "DrawTickets"):
         assert seen[what] >= 5, (what, seen)
+
+
+#: what the playout policy's whole games must cover, per edition (Great Lakes has no tour, no paired route)
+GAME_FEATURES = (
+    "face-up refilled from trains",
+    "face-up refilled from ships",
+    "blind draw from trains",
+    "blind draw from ships",
+    "train route claimed",
+    "ship route claimed",
+    "double ships paid",
+    "anchor trains paid",
+    "harbor built",
+    "harbor paid with wilds",
+    "split chosen",
+    "reshuffle",
+    "reset",
+    "last round",
+)
+
+
+def games(edition: str, count: int, monkeypatch) -> Counter:
+    """``count`` refereed playouts of the playout policy (test_kernel_referee's harness), with the tours kept."""
+    features = ref._rs_features
+
+    def more(s, move, p):
+        out = features(s, move, p)
+        if isinstance(move, KeepTickets):
+            out["tour kept"] += any(len(s.edition.map.ticket(t).cities) > 2 for t in move.tickets)
+        return out
+
+    monkeypatch.setattr(ref, "_rs_features", more)
+    return ref.run_referee(edition, count)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_python_policy_s_rails_and_sails_games_quick(edition, monkeypatch):
+    seen = games(edition, 20, monkeypatch)
+    assert seen["last round"] >= 10 and seen["harbor built"] and seen["split chosen"], seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_kernel_plays_the_python_policy_s_rails_and_sails_games(edition, monkeypatch):
+    """2,000 seeded playouts per edition: the same moves, each legal, the same end."""
+    seen = games(edition, 2000, monkeypatch)
+    print(edition, sorted(seen.items()))
+    assert all(seen[k] >= 20 for k in GAME_FEATURES), seen
+    for phase in ("SETUP_TICKETS", "SETUP_PIECES", "TURN", "SECOND_CARD", "KEEP_TICKETS"):
+        assert seen[f"start {phase}"] >= 10, (phase, seen)
+    assert all(seen[f"{n} players"] >= 400 for n in range(2, 6)), seen
+    if edition == "rails_and_sails":
+        assert seen["paired route claimed"] >= 20 and seen["tour kept"] >= 20, seen
