@@ -31,7 +31,7 @@ def test_the_kernel_is_built_where_it_is_required():
     if os.environ.get(REQUIRE_ENV) == "1":
         assert info.available, info.reason
         assert info.enabled, info.reason
-        assert set(info.editions) == {"usa", "1910", "mega", "big_cities", "europe"}
+        assert set(info.editions) == {"usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "great_lakes"}
     else:
         assert info.enabled <= info.available
     assert isinstance(str(info), str) and info.reason
@@ -86,7 +86,7 @@ def test_the_playout_bot_draws_from_splitmix64():
     assert PlayoutBot(3).rng.next64() == SplitMix64(3).next64()
 
 
-@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities", "europe"])
+@pytest.mark.parametrize("edition", ["usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "great_lakes"])
 def test_play_out_is_run_playout_with_or_without_the_kernel(edition, monkeypatch):
     """The same result compiled and in Python (TTR_LAB_KERNEL=0), and as run_playout's game scores."""
     g = ttr_lab.new_game(edition, players=3, seed=11)
@@ -111,8 +111,26 @@ def test_kernel_info_says_when_it_is_switched_off(monkeypatch):
 
 
 def test_other_editions_play_in_python():
-    g = ttr_lab.new_game("rails_and_sails", players=2, seed=3)
-    assert not play_out(g, seed=1).compiled
+    """A plug-in's edition (here a subclass of Rails & Sails, which may change any rule) plays in Python."""
+    from typing import Any, ClassVar
+
+    from ttr_lab.editions.rails_sails import RailsSails
+    from ttr_lab.engine.rules import register_edition
+    from ttr_lab.engine.rules.registry import unregister_edition
+
+    class _Variant(RailsSails):
+        name: ClassVar[str] = "rails_and_sails_variant"
+        aliases: ClassVar[dict[str, Any]] = {}
+
+    register_edition(_Variant)
+    try:
+        g = ttr_lab.new_game("rails_and_sails_variant", players=2, seed=3)
+        assert not play_out(g, seed=1).compiled
+        assert (
+            play_out(ttr_lab.new_game("rails_and_sails", players=2, seed=3), seed=1).compiled == kernel_info().enabled
+        )
+    finally:
+        unregister_edition(_Variant.name)
 
 
 @needs_kernel
@@ -193,7 +211,7 @@ def test_rails_and_sails_positions_read_and_written_back_unchanged(edition):
                 break
             g.push(bots[g.current_player].choose(g.view(g.current_player)))
         t = tables(g.edition, preview=True)
-        assert t is not None and tables(g.edition) is None  # read, but not played until refereed
+        assert t is not None and tables(g.edition) is t  # refereed: played (run.EDITIONS)
         pos = position_array(g)
         seeds = tuple(bytes([p]) for p in range(n))
         assert play_arrays(t, pos, seed_text(g), seeds, 1, 0, True)[8] == pos.tobytes(), i

@@ -16,6 +16,12 @@ Europe adds its own features, counted and asserted too: tunnels (revealed,
 paid, abandoned, claimed at once), ferries, stations built (the random bot
 builds them; the playout policy never does) and borrowing a route at the
 end, the long tickets of the setup deal.
+
+Rails & Sails (World, Great Lakes) has its own tests here for the random bot
+(face-up picks naming the refill pile, blind draws from each pile, train,
+ship and paired routes, double ships, harbors, exchanges, the setup split)
+and tests/test_kernel_policy_rs.py for the playout policy, both on this
+harness; tests/test_kernel_rs_score.py referees its scoring.
 """
 
 from __future__ import annotations
@@ -91,7 +97,7 @@ def decode(state, raw: bytes):
 
 
 RS_EDITIONS = ("rails_and_sails", "great_lakes")
-RS_SCORED = False  # the kernel's Rails & Sails scorer is not in yet: moves and final positions compared
+RS_SCORED = True  # the kernel scores Rails & Sails (_rs_score.c): the Finish is compared too
 
 
 def _rs_move(ed, kind: int, a: int, b: int, c: int):

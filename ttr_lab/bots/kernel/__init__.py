@@ -22,9 +22,11 @@ present.  It is refereed by the Python engine, never trusted:
 * **no global mutable state**: each playout has its own memory, and the
   interpreter lock is released while it plays.
 
-Coverage: the USA family (USA, 1910, Mega Game, Big Cities) and Europe
-(tunnels, ferries, stations, long tickets).  Rails & Sails plays in Python
-until it passes the same checks.  Without the
+Coverage: the USA family (USA, 1910, Mega Game, Big Cities), Europe
+(tunnels, ferries, stations, long tickets) and Rails & Sails (World and
+Great Lakes: train and ship piles, paired routes, double ships, the piece
+split and exchanges, harbors, tours in each tour_order).  Any other edition
+(a plug-in's, a subclass) plays in Python.  Without the
 extension (no compiler, Pyodide) or with ``TTR_LAB_KERNEL=0`` in the
 environment, every playout runs in Python with identical results;
 :func:`kernel_info` (also ``ttr_lab.analysis.kernel_info``) says which.

@@ -42,7 +42,7 @@ ENV = "TTR_LAB_KERNEL"
 #: where a C compiler is found)
 REQUIRE_ENV = "TTR_LAB_REQUIRE_KERNEL"
 #: the editions the kernel plays (those passing the referee checks of tests/test_kernel*.py)
-EDITIONS = ("usa", "1910", "mega", "big_cities", "europe")
+EDITIONS = ("usa", "1910", "mega", "big_cities", "europe", "rails_and_sails", "great_lakes")
 
 try:  # the optional extension (setup.py builds it where a C compiler is found)
     from . import _playout  # type: ignore[attr-defined]
@@ -84,7 +84,7 @@ class KernelInfo:
 
 
 def kernel_info() -> KernelInfo:
-    """How playouts run here: compiled (the USA family, Europe) or in Python, and why.
+    """How playouts run here: compiled (the USA family, Europe, Rails & Sails) or in Python, and why.
 
     Without a C compiler at install time (or in Pyodide) the kernel is not
     built and every playout runs in Python with identical results, only
