@@ -312,6 +312,7 @@ typedef struct {
 } KRandom;
 
 int kr_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out);
+void kr_follow(KRandom *r, const KGame *g, const KTables *t); /* the seats' open routes after the claims since */
 int rs_random_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out); /* Rails & Sails (_rs_engine.c) */
 /* the payments of route ri (pay_lengths' counts per length, a ferry's own) */
 typedef struct {

@@ -26,7 +26,7 @@ static void kr_close(KRandom *r, const KTables *t, int p, int ri) {
     kr_count(r, t, p, ri, -1);
 }
 
-static void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
+void kr_follow(KRandom *r, const KGame *g, const KTables *t) {
     const int n = g->n;
     if (r->claims >= 0 && r->claims == g->claims - 1) { /* one route claimed: closed, and maybe its double */
         int ri = g->last_claim, q = g->owners[ri], pr = t->partner[ri], few = n < t->double_min;

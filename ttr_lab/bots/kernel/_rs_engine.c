@@ -64,7 +64,21 @@ static int only_exchanges(const KGame *g, const KTables *t) {
 /* the legal moves of a split, a turn or a second pick, in order (as legal_walk, _legal.c):
  * face-up picks, blind draws (a second pick: stopping), claims by route and payment, harbors by
  * city (by name) and payment, exchanges (ships taken, then trains), tickets; or a pass */
-static int walk(const KGame *g, const KTables *t, int want, KMove *out, const int *pays_of) {
+/* the per-move work the walk shares between counting and picking: each route class's payments
+ * (-1: not counted yet, counted when an open route needs it), the harbor sites */
+typedef struct {
+    int pays_of[KT_MAX_ROUTES];
+    int cities[KT_MAX_CITIES], ncities;
+    const uint64_t *open; /* the routes open to the seat (the random bot's sets), or NULL: asked route by route */
+} Walk;
+
+static void walk_init(Walk *w, const KGame *g, const KTables *t) {
+    for (int k = 0; k < t->nclass; k++) w->pays_of[k] = -1;
+    w->ncities = g->phase == PH_TURN ? rs_harbor_sites(g, t, g->cur, w->cities) : 0;
+    w->open = NULL;
+}
+
+static int walk(const KGame *g, const KTables *t, int want, KMove *out, Walk *w) {
     const int me = g->cur;
     if (g->phase == PH_PIECES) {
         int k = t->train_hi - t->train_lo + 1;
@@ -77,8 +91,11 @@ static int walk(const KGame *g, const KTables *t, int want, KMove *out, const in
     if (g->phase == PH_SECOND || (want >= 0 && want < n)) return n;
     const int *hand = g->hands[me];
     for (int ri = 0; ri < t->nroutes; ri++) {
-        int k = pays_of[t->rclass[ri]];
-        if (!k || !kg_route_open_to(g, t, ri, me)) continue;
+        if (w->open ? !(w->open[ri >> 6] >> (ri & 63) & 1) : !kg_route_open_to(g, t, ri, me)) continue;
+        int *k_of = &w->pays_of[t->rclass[ri]];
+        if (*k_of < 0) *k_of = rs_route_pays(t, g, me, ri);
+        int k = *k_of;
+        if (!k) continue;
         if (want >= n && want < n + k) {
             RSPay *pays = malloc(sizeof(RSPay) * (size_t)k);
             if (!pays) return -1;
@@ -89,7 +106,7 @@ static int walk(const KGame *g, const KTables *t, int want, KMove *out, const in
         }
         n += k;
     }
-    int cities[KT_MAX_CITIES], ns = rs_harbor_sites(g, t, me, cities), hc = ns ? rs_harbor_count(t, hand) : 0;
+    const int *cities = w->cities, ns = w->ncities, hc = ns ? rs_harbor_count(t, hand) : 0;
     for (int i = 0; i < ns && hc; i++) {
         if (want >= n && want < n + hc) {
             RSPay pays[64];
@@ -116,9 +133,9 @@ static int walk(const KGame *g, const KTables *t, int want, KMove *out, const in
 }
 
 int rs_legal_walk(const KGame *g, const KTables *t, int want, KMove *out) {
-    int pays_of[KT_MAX_ROUTES];
-    if (g->phase == PH_TURN) rs_class_pays(t, g, g->cur, pays_of);
-    return walk(g, t, want, out, pays_of);
+    Walk w;
+    walk_init(&w, g, t);
+    return walk(g, t, want, out, &w);
 }
 
 /* ------------------------------------------------------------------ applying a move */
@@ -182,10 +199,14 @@ void rs_apply(KGame *g, const KTables *t, const KMove *m) {
 
 /* ------------------------------------------------------------------ the random bot */
 int rs_random_choose(KRandom *r, const KGame *g, const KTables *t, KMove *out) {
-    int pays_of[KT_MAX_ROUTES]; /* the claims counted once: the count, then the move it draws */
-    if (g->phase == PH_TURN) rs_class_pays(t, g, g->cur, pays_of);
-    int n = walk(g, t, -1, NULL, pays_of);
+    Walk w; /* the claims counted once: the count, then the move it draws */
+    walk_init(&w, g, t);
+    if (g->phase == PH_TURN) {
+        if (r->claims != g->claims) kr_follow(r, g, t);
+        w.open = r->open[g->cur];
+    }
+    int n = walk(g, t, -1, NULL, &w);
     if (n <= 0) return -1;
     int want = (int)mt_below(&r->mt[g->cur], (uint32_t)n);
-    return walk(g, t, want, out, pays_of) > 0 ? 0 : -1;
+    return walk(g, t, want, out, &w) > 0 ? 0 : -1;
 }
