@@ -207,9 +207,23 @@ GAME_FEATURES = (
 )
 
 
+#: the starts' options in the whole games (test_kernel_referee's are the USA family's): C3 late row,
+#: C7 harbors without wilds, ties by completed tickets, C6 no single draw, C9 tour orders, C2, C1
+GAME_OPTIONS = (
+    {},
+    {"deal_row_after_tickets": True},
+    {"harbor_wilds": False, "tiebreak": "completed_tickets"},
+    {"allow_single_draw": False},
+    {"tour_order": "walk", "first_player": 1},
+    {"max_consecutive_resets": 3, "tour_order": "simple_path"},
+)
+
+
 def games(edition: str, count: int, monkeypatch) -> Counter:
-    """``count`` refereed playouts of the playout policy (test_kernel_referee's harness), with the tours kept."""
+    """``count`` refereed playouts of the playout policy (test_kernel_referee's harness, with
+    Rails & Sails' options), with the tours kept."""
     features = ref._rs_features
+    monkeypatch.setattr(ref, "options", lambda edition, i: GAME_OPTIONS[i % 6])
 
     def more(s, move, p):
         out = features(s, move, p)
