@@ -253,3 +253,24 @@ def test_the_kernel_plays_the_python_policy_s_rails_and_sails_games(edition, mon
     assert all(seen[f"{n} players"] >= 400 for n in range(2, 6)), seen
     if edition == "rails_and_sails":
         assert seen["paired route claimed"] >= 20 and seen["tour kept"] >= 20, seen
+
+
+def test_the_choose_entry_refuses_a_malformed_position_or_seeds():
+    """``Tables.choose`` (a test entry) reads the position as the playouts do: a ValueError naming what is wrong."""
+    from array import array
+
+    g = ttr_lab.new_game("great_lakes", players=3, seed=4)
+    tables = run.tables(g.edition, preview=True)
+    pos, text = position_array(g), seed_text(g)
+    assert decode(g, *tables.choose(pos, text, (1, 2, 3))) in list(g.legal_moves)
+    bad = array("i", pos)
+    bad[3] = 77  # the phase
+    for call, what in (
+        (lambda: tables.choose(bad, text, (1, 2, 3)), "phase"),
+        (lambda: tables.choose(array("i", pos[:40]), text, (1, 2, 3)), "position"),
+        (lambda: tables.choose(pos, text, (1, 2)), "seeds"),
+    ):
+        with pytest.raises(ValueError, match=what):
+            call()
+    with pytest.raises(TypeError):
+        tables.choose(pos, text, [1, 2, 3])
