@@ -627,6 +627,19 @@ def test_tour_in_order_trail_details():
     assert tour_in_order(line, ("B", "A", "C"), "walk") == (2, 1, 1, 2, 3, 4)
 
 
+def test_a_tour_without_a_failed_value_costs_its_points_as_any_ticket():
+    """A tour built in code without ``points_failed`` fails at ``-penalty`` (its points), as the
+    generic scorer and the kernel count it; it scored 0 before."""
+    from ttr_lab.editions.rails_sails.tours import score_tour
+    from ttr_lab.maps.model import Ticket
+
+    bare = Ticket(900, ("A", "B", "C"), 12, "tours", points_any_order=5)
+    printed = Ticket(901, ("A", "B", "C"), 12, "tours", points_any_order=5, points_failed=-7)
+    far = {"A": [(1, "B")], "B": [(1, "A")]}  # C unreached
+    assert score_tour(bare, far).points == -12 == -bare.penalty
+    assert score_tour(printed, far).points == -7 == -printed.penalty
+
+
 # ---------------------------------------------------------------------- scenario 41
 def _routes_for(game, seat_targets: dict[int, tuple[int, int]], exclude=()) -> dict[int, int]:
     """Owners giving each seat (train spaces, ship spaces) exactly, single routes only."""

@@ -305,7 +305,7 @@ def _rs_spec(rs: Any, index: dict[str, int]) -> list[int]:
     spec += [harbors.get(c.name, -1) for c in rs.map.cities]
     for t in rs.map.tickets:
         spec += [len(t.cities), *(index[c] for c in t.cities)]
-        spec += [t.points_any_order or 0, t.points_failed if t.points_failed is not None else -t.penalty]
+        spec += [t.points_any_order or 0, -t.penalty]
     return spec
 
 

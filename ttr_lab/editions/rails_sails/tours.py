@@ -147,7 +147,7 @@ def score_tour(ticket: Ticket, adj: Network, mode: str = "trail") -> TourResult:
         for a, b in zip(cities, cities[1:]):
             ids.extend(bfs_path(adj, a, b) or ())
         return TourResult(ticket, True, ticket.points_any_order or 0, tuple(ids), "any order")
-    return TourResult(ticket, False, ticket.points_failed or 0, (), "failed")
+    return TourResult(ticket, False, -ticket.penalty, (), "failed")
 
 
 class Tours(Edition):
