@@ -352,18 +352,18 @@ def review_check(games: int, playouts: int, truth: int) -> None:
     )
 
 
-def rate(count: int) -> None:
-    """advise()'s playouts per CPU-second, kernel and Python, interleaved."""
+def rate(count: int, edition: str = "usa") -> None:
+    """advise()'s playouts per CPU-second, kernel and Python, interleaved (``--edition``)."""
     from ttr_lab.analysis import kernel_info
     from ttr_lab.analysis.hidden import iter_states
 
-    print(f"advisor rate, mid-game 2-player USA ({kernel_info()}; {load()})", flush=True)
+    print(f"advisor rate, mid-game 2-player {edition} ({kernel_info()}; {load()})", flush=True)
     budgets = {"kernel": 4000, "python": 400}
     cpu = dict.fromkeys(budgets, 0.0)
     done = dict.fromkeys(budgets, 0)
     states_cpu = states = 0.0
     for i in range(count):
-        g = ttr_lab.new_game("usa", players=2, seed=600 + i)
+        g = ttr_lab.new_game(edition, players=2, seed=600 + i)
         bots = [make_bot("playout", 700 + 10 * i + p) for p in range(2)]
         while g.ply < 60 or g.phase.name != "TURN":
             p = g.current_player
@@ -406,6 +406,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="games per edition and bot (speed); deal pairs (strength)")
     ap.add_argument("--playouts", type=int, default=24, help="advisor playouts per move / position")
     ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--edition", default="usa", help="rate: the edition (default usa)")
     ap.add_argument("--every", type=int, default=15)
     ap.add_argument("--truth", type=int, default=200, help="review: ground-truth playouts per move")
     ap.add_argument("--which", default="both", help="strength: playout, advisor, advisor-playout or both (all three)")
@@ -425,7 +426,7 @@ def main() -> None:
     if "review" in parts:
         review_check(args.games, args.playouts, args.truth)
     if "rate" in parts:
-        rate(args.positions)
+        rate(args.positions, args.edition)
 
 
 if __name__ == "__main__":

@@ -135,7 +135,8 @@ class ClaimLikelihood:
         self._pieces = float(view.edition.pieces)
         self._legs: dict[int, frozenset[int]] = {}
         self._kmemo: dict[tuple[Any, ...], float] = {}
-        self._vmemo: dict[tuple[Any, ...], float] = {}
+        self._masks: dict[int, tuple[int, int]] = {}
+        self._unary: list[int] | None = None
         self._done: dict[tuple[frozenset[int], int], bool] = {}
         m = view.map
         index = {r.id: i for i, r in enumerate(m.routes)}
@@ -189,23 +190,39 @@ class ClaimLikelihood:
             got = self._legs[ticket] = frozenset(routes)
         return got
 
+    def _mask(self, ticket: int) -> tuple[int, int]:
+        """A ticket's points and the cars of its paths as a mask: each route
+        ``L`` cars long owns ``L`` bits of its own, so the cars of a union of
+        paths are the bits set in the masks' OR (``int.bit_count``)."""
+        got = self._masks.get(ticket)
+        if got is None:
+            unary = self._unary
+            if unary is None:
+                unary, at = [], 0
+                for length in self._T.rlen:
+                    unary.append(((1 << length) - 1) << at)
+                    at += length
+                self._unary = unary
+            mask = 0
+            for ri in self._routes_of(ticket):
+                mask |= unary[ri]
+            got = self._masks[ticket] = (self.view.map.ticket(ticket).points, mask)
+        return got
+
+    def _value(self, setup: bool, picked: Iterable[tuple[int, int]]) -> float:
+        points = union = 0
+        for p, mask in picked:
+            points += p
+            union |= mask
+        cars = float(union.bit_count())
+        v = points - CAR_COST * cars
+        return v - 3 * max(0.0, cars - 0.8 * self._pieces) if setup else v
+
     def value(self, setup: bool, tickets: Iterable[int]) -> float:
         """The playout policy's value of keeping ``tickets`` (its points less
         0.6 a car of the union of their paths on the empty board, less 3 a car
         beyond 80% of the pieces at setup)."""
-        ids = tuple(sorted(tickets))  # the value does not depend on the order: one memo entry per set
-        key = (setup, ids)
-        out = self._vmemo.get(key)
-        if out is None:
-            union = frozenset().union(*(self._routes_of(t) for t in ids))
-            cars = float(sum(self._T.rlen[ri] for ri in union))
-            m = self.view.map
-            v = sum(m.ticket(t).points for t in ids) - CAR_COST * cars
-            out = v - 3 * max(0.0, cars - 0.8 * self._pieces) if setup else v
-            if len(self._vmemo) > 50_000:
-                self._vmemo.clear()
-            self._vmemo[key] = out
-        return out
+        return self._value(setup, [self._mask(t) for t in tickets])
 
     def keep_logw(self, player: int, setup: bool, kept: list[int], returned: list[int]) -> float:
         """The log-likelihood of ``player`` keeping ``kept`` of ``kept + returned``:
@@ -215,10 +232,11 @@ class ClaimLikelihood:
         key = (setup, tuple(sorted(kept)), tuple(sorted(returned)))
         out = self._kmemo.get(key)
         if out is None:
-            offered = list(key[1]) + list(key[2])
-            vals = [self.beta * self.value(setup, c) for c in itertools.combinations(offered, len(kept))]
+            offered = [self._mask(t) for t in key[1] + key[2]]
+            beta, value = self.beta, self._value
+            vals = [beta * value(setup, c) for c in itertools.combinations(offered, len(kept))]
             top = max(vals)
-            out = self.beta * self.value(setup, key[1]) - top - math.log(sum(math.exp(x - top) for x in vals))
+            out = vals[0] - top - math.log(sum(math.exp(x - top) for x in vals))  # vals[0]: the kept set
             if len(self._kmemo) > 50_000:
                 self._kmemo.clear()
             self._kmemo[key] = out
