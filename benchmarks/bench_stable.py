@@ -77,7 +77,8 @@ def positions(seed: int, edition: str = "usa"):
         i += 1
 
 
-#: the caution rules --agree also ranks the same playouts by: (z, delta), the first advise's own
+#: the caution rules --agree ranks the same playouts by: (z, delta); advise's own is
+#: (Z_DEVIATE, DELTA_DEVIATE), marked in the output (3.0, 0.05 since issue 23)
 RULES = ((2.0, 0.02), (2.0, 0.05), (3.0, 0.02), (3.0, 0.05), (2.0, 0.10))
 
 
@@ -85,13 +86,18 @@ def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: 
     """Top move at N playouts against an independent run at 10N, per budget.
 
     The search is advise's own (:func:`evaluate_moves` with the policy's move
-    protected, the same seeds), so the first rule's top move is advise's; the
-    other rules of :data:`RULES` re-rank the same playouts (the caution rule
+    protected, the same seeds), so the top move under advise's rule
+    (``Z_DEVIATE``, ``DELTA_DEVIATE``) is advise's; the other rules of
+    :data:`RULES` re-rank the same playouts (the caution rule
     needs no new playouts), to see whether the flips are at its margin."""
     import json
 
     from ttr_lab.analysis import kernel_info
-    from ttr_lab.analysis.advisor.values import paired
+    from ttr_lab.analysis.advisor.values import DELTA_DEVIATE, Z_DEVIATE, paired
+
+    own = (Z_DEVIATE, DELTA_DEVIATE)
+    if own not in RULES:
+        raise SystemExit(f"advise's rule {own} is not among RULES")
 
     print(f"agreement with 10x, {edition}, budgets {budgets} ({kernel_info()}; {load()})", flush=True)
     same = {(b, r): 0 for b in budgets for r in RULES}
@@ -133,7 +139,7 @@ def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: 
             out.flush()
         n += 1
         if n % 5 == 0:
-            done = ", ".join(f"{p}:{c} {same[((p, c), RULES[0])]}/{n}" for p, c in budgets)
+            done = ", ".join(f"{p}:{c} {same[((p, c), own)]}/{n}" for p, c in budgets)
             print(f"  {n} positions, {(time.perf_counter() - t0) / n:.1f} s each: {done} ({load()})", flush=True)
     print(f"{edition}: {n} held-out positions (plies 30-150, 2-4 players, games seed {games_seed}) ({load()})")
     for b in budgets:
@@ -145,7 +151,7 @@ def agree(edition: str, budgets: list[tuple[int, int]], count: int, games_seed: 
         for r in RULES:
             k = same[(b, r)]
             lo, hi = wilson(k, n)
-            mark = " (advise's rule)" if r == RULES[0] else ""
+            mark = " (advise's rule)" if r == own else ""
             print(
                 f"    z={r[0]:.1f} delta={r[1]:.2f}{mark}: top move agrees {k}/{n} = {100 * k / n:.1f}% "
                 f"[{100 * lo:.1f}, {100 * hi:.1f}]; leaves the policy's move {leave[(b, r)][0]} / {leave[(b, r)][1]}"
