@@ -74,17 +74,18 @@ MAX_WIDTH = 0.30
 #: an interval at most so wide is "fairly sure"; wider (up to MAX_WIDTH), "a rough figure"
 SURE_WIDTH = 0.20
 #: a Hint's time budget in seconds: as many playouts as fit, up to HINT_PLAYOUTS (the
-#: compiled kernel reaches the cap well within it on the maps it plays, USA and Europe:
-#: about 0.5 CPU-s; in Python, for Rails & Sails or in a browser, the clock stops the
-#: search, about 200-400 playouts here, and the Hint says how many it played)
+#: compiled kernel reaches the cap within it: about 0.3-0.5 CPU-s on USA and Europe,
+#: 0.6-1.3 on Rails & Sails; in Python, in a browser, the clock stops the search,
+#: about 200-400 playouts here, and the Hint says how many it played)
 HINT_SECONDS = 2.0
 #: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving.
 #: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game
 #: positions (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
 #: budgets with the kernel"): USA 77.5% [62.5, 87.7] with the caution rule of issue 23's
 #: start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9] with the rule adopted
-#: with this budget (3 and 0.05); Europe 82.5% and 85.0%.  40 positions cannot show a
-#: lower bound of 80%.  Rails & Sails (Python) gets what its 2 s buy, and agrees less
+#: with this budget (3 and 0.05); Europe 82.5% and 85.0%; with the latter, Rails & Sails
+#: World 80.0% [65.2, 89.5] and Great Lakes 77.5% [62.5, 87.7] (85.0% at 4,000, which
+#: the 2 s clock would cut on World).  40 positions cannot show a lower bound of 80%
 HINT_PLAYOUTS = 2000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)

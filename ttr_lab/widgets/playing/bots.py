@@ -57,21 +57,23 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 
 #: the advisor's most playouts a move as the hard opponent, over HARD_CANDIDATES moves
-#: (about 0.5 CPU-s where the compiled kernel plays the edition: USA and Europe).  Its top
+#: (about 0.3-0.5 CPU-s with the compiled kernel on USA and Europe, 0.6-1.3 on Rails &
+#: Sails).  Its top
 #: move against an independent run at 10x (20,000) on 40 held-out mid-game positions
 #: (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's budgets with
 #: the kernel", with n, intervals and the runs' commits): USA 77.5% [62.5, 87.7] with the
 #: caution rule of issue 23's start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9]
 #: with the rule adopted with these budgets (3 and 0.05: the flips were at the rule's
-#: margin); Europe 82.5% and 85.0%.  400 playouts over 8: USA 67.5% and 82.5%.  Against
+#: margin); Europe 82.5% and 85.0%; Rails & Sails World 80.0%, Great Lakes 77.5% with the
+#: latter.  400 playouts over 8: USA 67.5% and 82.5%.  Against
 #: the playout bot, seat-swapped 2-player USA, with that rule: 84.4% [75.8, 90.3]
 #: (n=96; 62.5% [47.0, 75.8] at 24 playouts before the kernel)
 HARD_BUDGET = 2000
 #: ... the candidate moves it plays out (the Hint's 10, the budget measured)
 HARD_CANDIDATES = 10
 #: ... and its most seconds a move: the compiled kernel plays HARD_BUDGET well within
-#: it (the same moves on any machine but a badly overloaded one); in Python (Rails &
-#: Sails, a browser) the clock decides and the bot plays fewer (about 200-400 here)
+#: it (the same moves on any machine but a badly overloaded one); in Python (a browser,
+#: no compiler) the clock decides and the bot plays fewer (about 200-400 here)
 HARD_SECONDS = 2.0
 
 #: options a level's bot is built with, by bot name
