@@ -74,19 +74,19 @@ MAX_WIDTH = 0.30
 #: an interval at most so wide is "fairly sure"; wider (up to MAX_WIDTH), "a rough figure"
 SURE_WIDTH = 0.20
 #: a Hint's time budget in seconds: as many playouts as fit, up to HINT_PLAYOUTS (the
-#: compiled kernel reaches the cap within it: about 0.3-0.5 CPU-s on USA and Europe,
-#: 0.6-1.3 on Rails & Sails; in Python, in a browser, the clock stops the search,
-#: about 200-400 playouts here, and the Hint says how many it played)
+#: compiled kernel reaches the cap within it on USA and Europe, about 0.7-0.9 CPU-s here;
+#: on Rails & Sails the clock often ends the search first, at about 3,100 (World) to 4,000
+#: (Great Lakes) playouts on 2-4 player positions here; in Python, in a browser, about
+#: 200-400; the Hint says how many it played)
 HINT_SECONDS = 2.0
 #: the most playouts a Hint plays, split over 10 candidate moves by the advisor's halving.
-#: Its top move against an independent run at 10x (20,000) on 40 held-out mid-game
-#: positions (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
-#: budgets with the kernel"): USA 77.5% [62.5, 87.7] with the caution rule of issue 23's
-#: start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9] with the rule adopted
-#: with this budget (3 and 0.05); Europe 82.5% and 85.0%; with the latter, Rails & Sails
-#: World 80.0% [65.2, 89.5] and Great Lakes 77.5% [62.5, 87.7] (85.0% at 4,000, which
-#: the 2 s clock would cut on World).  40 positions cannot show a lower bound of 80%
-HINT_PLAYOUTS = 2000
+#: Its top move against an independent run at 10x on 40 held-out mid-game positions per
+#: edition (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's
+#: budgets with the kernel"), with the caution rule (Z_DEVIATE 3, DELTA_DEVIATE 0.05):
+#: at 4,000, USA 95.0% [83.5, 98.6], Europe 97.5% [87.1, 99.6], Rails & Sails World 82.5% [68.0,
+#: 91.3], Great Lakes 85.0% [70.9, 92.9]; at 2,000 (the cap before): 85.0%, 85.0%, 80.0%
+#: and 77.5%.  40 positions cannot show a lower bound of 80%
+HINT_PLAYOUTS = 4000
 
 #: bar colours, by seat (the board's player colours are the play widget's business)
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")

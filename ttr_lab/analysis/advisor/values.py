@@ -47,9 +47,10 @@ MARGIN = 0.01
 #: candidates is tested against the policy's move, and with 2 (a one-sided 2.5% test
 #: for one comparison) the best of nine equal moves passed by luck about one time in
 #: five; 3 is about Bonferroni's 2.5% for nine.  On 40 held-out positions the top move
-#: at the Hint's 2,000 playouts agreed with an independent 10x run's in 85.0% [70.9,
-#: 92.9] (USA) and 85.0% (Europe) with 3 and 0.05, 77.5% and 82.5% with 2 and 0.02
-#: (benchmarks/README.md, "The advisor's budgets with the kernel")
+#: at 2,000 playouts agreed with an independent 10x run's in 85.0% [70.9, 92.9] (USA)
+#: and 85.0% (Europe) with 3 and 0.05, 77.5% and 82.5% with 2 and 0.02
+#: (benchmarks/README.md, "The advisor's budgets with the kernel"; the Hint's
+#: budget is now 4,000: widgets.advice.HINT_PLAYOUTS)
 Z_DEVIATE = 3.0
 #: ... and by at least so much value (win share plus MARGIN a point): gains of
 #: 0.02-0.05 were the ones a 10x run found and the Hint's budget could not see

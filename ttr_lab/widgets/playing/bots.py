@@ -22,7 +22,7 @@ told).
 >>> bot_name("easy"), bot_name("Medium bot"), bot_name("bot", level="easy"), bot_name("Ada")
 ('random', 'greedy', 'random', None)
 >>> bot_name("hard"), make_opponent("hard", seed=1)
-('advisor', AdvisorBot(seconds=2.0, max_playouts=2000))
+('advisor', AdvisorBot(seconds=2.0, max_playouts=4000))
 >>> level_of("random"), level_of("greedy")
 ('easy', 'medium')
 >>> bot_name("bot", level="impossible")
@@ -56,24 +56,20 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "hard": ("advisor", "playout", "greedy"),
 }
 
-#: the advisor's most playouts a move as the hard opponent, over HARD_CANDIDATES moves
-#: (about 0.3-0.5 CPU-s with the compiled kernel on USA and Europe, 0.6-1.3 on Rails &
-#: Sails).  Its top
-#: move against an independent run at 10x (20,000) on 40 held-out mid-game positions
-#: (benchmarks/bench_stable.py --agree; benchmarks/README.md, "The advisor's budgets with
-#: the kernel", with n, intervals and the runs' commits): USA 77.5% [62.5, 87.7] with the
-#: caution rule of issue 23's start (Z_DEVIATE 2, DELTA_DEVIATE 0.02), 85.0% [70.9, 92.9]
-#: with the rule adopted with these budgets (3 and 0.05: the flips were at the rule's
-#: margin); Europe 82.5% and 85.0%; Rails & Sails World 80.0%, Great Lakes 77.5% with the
-#: latter.  400 playouts over 8: USA 67.5% and 82.5%.  Against
-#: the playout bot, seat-swapped 2-player USA, with that rule: 84.4% [75.8, 90.3]
-#: (n=96; 62.5% [47.0, 75.8] at 24 playouts before the kernel)
-HARD_BUDGET = 2000
+#: the advisor's most playouts a move as the hard opponent, over HARD_CANDIDATES moves:
+#: the Hint's budget (widgets.advice.HINT_PLAYOUTS, where its stability is noted; about
+#: 0.7-0.9 CPU-s with the compiled kernel on USA and Europe; on Rails & Sails the clock
+#: often ends the search first).  Against the playout bot, seat-swapped
+#: 2-player games, at 2,000 (the cap before) and the caution rule of issue 23: USA 84.4%
+#: [75.8, 90.3] (n=96; 62.5% [47.0, 75.8] at 24 playouts before the kernel), Rails & Sails
+#: World 87.2% [74.8, 94.0] (n=47; 70.2% at 137 playouts in Python)
+HARD_BUDGET = 4000
 #: ... the candidate moves it plays out (the Hint's 10, the budget measured)
 HARD_CANDIDATES = 10
-#: ... and its most seconds a move: the compiled kernel plays HARD_BUDGET well within
-#: it (the same moves on any machine but a badly overloaded one); in Python (a browser,
-#: no compiler) the clock decides and the bot plays fewer (about 200-400 here)
+#: ... and its most seconds a move: the compiled kernel plays HARD_BUDGET within it here
+#: on USA and Europe (a numbered game replays the same moves), not always on Rails &
+#: Sails (about 3,100-4,000 playouts); in Python (a browser, no compiler) the clock
+#: decides and the bot plays fewer (about 200-400 here)
 HARD_SECONDS = 2.0
 
 #: options a level's bot is built with, by bot name
