@@ -74,7 +74,8 @@ import networkx as nx
 
 from ...errors import TtrError
 from ..paths import UnknownCityError, ticket_graph
-from .instance import _Instance, _join_groups, _reduce
+from .instance import _Instance
+from .reduce import _join_groups, _reduce
 from .search import _pieces, _solve_piece
 
 __all__ = ["SteinerForest", "UnknownCityError", "steiner_forest", "exact_steiner_edges"]
