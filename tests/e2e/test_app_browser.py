@@ -17,7 +17,8 @@ import urllib.parse
 
 import pytest
 
-expect = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed").expect
+_pw = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+expect, PlaywrightTimeout = _pw.expect, _pw.TimeoutError
 
 from ttr_lab.widgets.messages import highlight_words  # noqa: E402
 from ttr_lab.widgets.tutorial import tutorial  # noqa: E402
@@ -115,12 +116,20 @@ def test_the_app_board_follows_the_game(chromium_context, voila_server):
         play.locator(".ttr-keep").click()
         expect(guide).to_contain_text("Try an illegal move")
         want = [tr.name for tr in t.fig.data]  # the ticket paths gone, the glow added
-        page.wait_for_function(
-            "([el, want]) => { const gd = el.querySelector('.js-plotly-plot');"
-            " return !!gd && !!gd.data && JSON.stringify(gd.data.map(t => t.name)) === JSON.stringify(want); }",
-            arg=[play.element_handle(), want],
-            timeout=15_000,
-        )
+        # the board draws once plotly's front end came from the kernel (5 MB: slow on a busy machine)
+        expect(play.locator(".js-plotly-plot")).to_be_visible(timeout=60_000)
+        try:
+            page.wait_for_function(
+                "([el, want]) => { const gd = el.querySelector('.js-plotly-plot');"
+                " return !!gd && !!gd.data && JSON.stringify(gd.data.map(t => t.name)) === JSON.stringify(want); }",
+                arg=[play.element_handle(), want],
+                timeout=30_000,
+            )
+        except PlaywrightTimeout:  # say what the page drew instead
+            drawn = play.evaluate(
+                "el => { const gd = el.querySelector('.js-plotly-plot'); return gd && gd.data ? gd.data.map(t => t.name) : null; }"
+            )
+            raise AssertionError(f"the page's board drew {drawn}, the game's board {want}; console: {said}") from None
         assert board_print(play) is not None
         assert not anywidget_failures(said), said
     finally:
