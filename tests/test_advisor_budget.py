@@ -187,6 +187,9 @@ def test_the_widgets_budgets_are_time_with_a_maximum():
     s = SeatAdvisor(g, playouts=48)
     assert s.panel.hint_playouts is None  # a Hint asks for time ...
     assert s.panel.hint_seconds == HINT_SECONDS and s.panel.hint_max == HINT_PLAYOUTS  # ... with a maximum
+    # the hard level plays the budget whose stability was measured for the Hint (bots.py keeps its
+    # own constants so that it does not import the analysis)
+    assert (HARD_BUDGET, HARD_SECONDS) == (HINT_PLAYOUTS, HINT_SECONDS)
     assert SeatAdvisor(g, playouts=48, hint_playouts=30).panel.hint_playouts == 30  # a count stays possible
 
 
