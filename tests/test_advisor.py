@@ -7,7 +7,7 @@ import pytest
 
 import ttr_lab
 from ttr_lab.analysis import Advice, advise, candidate_moves
-from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves
+from ttr_lab.analysis.advisor import AdvisorBot, evaluate_moves, ranking
 from ttr_lab.analysis.advisor.explain import Explainer
 from ttr_lab.bots import make_bot, play_game
 from ttr_lab.engine.state import GameState
@@ -320,11 +320,25 @@ def test_rank_keeps_the_policy_move_unless_another_is_clearly_better():
     assert sorted(id(t) for t in rank(res)) == sorted(id(t) for t in res)
 
 
-def test_a_time_budget_halves_the_candidates_like_a_playout_budget():
+class _Clock:
+    """``time`` for the advisor's search: perf_counter advances 10 ms a reading, so a
+    timed search depends on how often it reads the clock, not on the machine's load."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def perf_counter(self) -> float:
+        self.t += 0.01
+        return self.t
+
+
+def test_a_time_budget_halves_the_candidates_like_a_playout_budget(monkeypatch):
     """With ``seconds=`` each round of the successive halving gets an equal
     share of the time: the weaker half drops out after each round (before the
     fix the first round ran until the deadline, so every candidate got the
-    same playouts and nothing was halved)."""
+    same playouts and nothing was halved).  A fake clock: on the real one a
+    busy CI machine once ran the second round past the deadline."""
+    monkeypatch.setattr(ranking, "time", _Clock())
     g = bot_game("usa", 3, 2, 40)
     v = g.view(g.current_player)
     moves = candidate_moves(v, limit=8)
